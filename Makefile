@@ -1,0 +1,144 @@
+# shdb — GNU make build.
+#
+#   make                  build ./shdb and the libraries
+#   make run              install what is missing, build, compile the bundled corpus
+#   make check            install what is missing, build, run the whole test suite
+#   make SANITIZE=1 check the same under AddressSanitizer + UBSan (objects in build-san/)
+#   make bench            benchmarks (bench/)
+#   make install PREFIX=/usr/local
+#   make V=1 ...          show full commands
+#
+# Sources are picked up by directory, so adding a file needs no edit here.
+
+SHELL      := /bin/bash
+CC         ?= gcc
+PREFIX     ?= /usr/local
+SHARED     ?= $(abspath ../shared)
+PROVE      ?= prove
+NPROC      := $(shell nproc 2>/dev/null || echo 2)
+
+ifeq ($(SANITIZE),1)
+BUILD      := build-san
+OPT        := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+else
+BUILD      := build
+OPT        := -O2
+endif
+
+PKGS       := glslang SPIRV-Tools jansson libpcre2-8
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS     ?= -g
+ALL_CFLAGS  = -std=c11 -D_GNU_SOURCE $(OPT) $(CFLAGS) -Wall -Wextra -Werror \
+              -Wno-missing-field-initializers -Wno-override-init -fno-common \
+              -I. -I$(BUILD)/gen $(PKG_CFLAGS)
+# glslang is C++ underneath: its C interface needs these beside pkg-config's answer
+# (../shared/DESIGN.md, "Facts measured on these machines").
+LDLIBS      = $(PKG_LIBS) -lSPIRV -lglslang-default-resource-limits -lSPIRV-Tools-opt \
+              -lSPIRV-Tools -lstdc++ -lm -lpthread
+ALL_LDFLAGS = $(OPT) $(LDFLAGS)
+
+ifneq ($(V),1)
+Q          := @
+QUIET_CC    = @echo '   CC      ' $@;
+QUIET_AR    = @echo '   AR      ' $@;
+QUIET_LINK  = @echo '   LINK    ' $@;
+QUIET_GEN   = @echo '   GEN     ' $@;
+endif
+
+# The compiler library: everything under compiler/ except the command line.
+COMPILER_SRC := $(filter-out compiler/cli/%,$(wildcard compiler/*.c compiler/*/*.c))
+# The tools on top of it: one folder per subcommand, plus stats/ used by several.
+TOOLS_SRC    := $(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c) \
+                $(filter-out compiler/cli/main.c,$(wildcard compiler/cli/*.c))
+MAIN_SRC     := compiler/cli/main.c
+UNIT_SRC     := $(wildcard tests/unit/*.c)
+BENCH_SRC    := $(wildcard bench/*.c)
+
+obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
+COMPILER_LIB := $(BUILD)/libshdb-compiler.a
+TOOLS_LIB    := $(BUILD)/libshdb-tools.a
+SHDB_BIN     := $(BUILD)/shdb
+UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
+BENCH_BINS   := $(patsubst bench/%.c,$(BUILD)/benchbin/%,$(BENCH_SRC))
+ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC))
+
+.PHONY: all deps run check bench clean install FORCE
+.DEFAULT_GOAL := all
+# keep objects of chained rules (unit tests, benchmarks)
+.SECONDARY:
+
+ifeq ($(SANITIZE),1)
+all: $(SHDB_BIN) $(UNIT_BINS)
+else
+all: shdb $(UNIT_BINS)
+
+shdb: $(SHDB_BIN)
+	$(Q)cp $< $@
+endif
+
+# The version baked into the binary: rewritten only when the git description or the
+# flags change, so an unchanged tree rebuilds nothing.
+$(BUILD)/gen/version.h: FORCE
+	@mkdir -p $(@D)
+	@desc=$$(git describe --always --dirty --tags 2>/dev/null || echo unknown); \
+	new="#define SHDB_GIT_DESCRIBE \"$$desc\"\n#define SHDB_CFLAGS_HASH \"$$(echo '$(ALL_CFLAGS)' | cksum | cut -d' ' -f1)\""; \
+	if [ ! -f $@ ] || [ "$$(cat $@)" != "$$(printf "$$new")" ]; then printf "$$new\n" > $@; fi
+
+# Objects depend on the flags they were built with.
+$(BUILD)/gen/cflags: FORCE
+	@mkdir -p $(@D)
+	@if [ ! -f $@ ] || [ "$$(cat $@)" != '$(ALL_CFLAGS)' ]; then echo '$(ALL_CFLAGS)' > $@; fi
+
+$(BUILD)/%.o: %.c $(BUILD)/gen/cflags
+	@mkdir -p $(@D)
+	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MQ $@ -c -o $@ $<
+
+$(call obj,compiler/cli/main.c): $(BUILD)/gen/version.h
+
+$(COMPILER_LIB): $(call obj,$(COMPILER_SRC))
+	$(Q)rm -f $@
+	$(QUIET_AR)ar rcs $@ $^
+
+$(TOOLS_LIB): $(call obj,$(TOOLS_SRC))
+	$(Q)rm -f $@
+	$(QUIET_AR)ar rcs $@ $^
+
+$(SHDB_BIN): $(call obj,$(MAIN_SRC)) $(TOOLS_LIB) $(COMPILER_LIB)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/unit/%: $(BUILD)/tests/unit/%.o $(TOOLS_LIB) $(COMPILER_LIB)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/benchbin/%: $(BUILD)/bench/%.o $(TOOLS_LIB) $(COMPILER_LIB)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Missing packages: installed when we can, else the exact apt-get line (.ci/deps).
+deps:
+	$(Q).ci/deps
+
+run: deps all
+	$(Q)./$(if $(filter 1,$(SANITIZE)),$(SHDB_BIN),shdb) targets
+
+# prove runs every unit-test binary and every shell test; each speaks TAP.
+check: deps all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	  $(PROVE) -j$(NPROC) $(PROVE_OPTS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)
+
+bench: deps all $(BENCH_BINS)
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  bench/run
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/shdb
+	install -m 755 $(SHDB_BIN) $(DESTDIR)$(PREFIX)/bin/shdb
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/shdb/README.md
+
+clean:
+	rm -rf build build-san shdb results
+
+-include $(ALL_OBJS:.o=.d)

@@ -1,0 +1,65 @@
+/*
+ * What the ir3 backend needs to know about one Adreno GPU.  Every value comes
+ * from ../shared/reference/targets.md §1 (Mesa's ir3_compiler.c and
+ * freedreno_devices.py); passes ask these fields, never the chip name.
+ */
+#ifndef SHDB_IR3_INFO_H
+#define SHDB_IR3_INFO_H
+
+#include <stdbool.h>
+
+/* Delay slots, targets.md §1.2 and §1.6 (ir3_delay.c). */
+struct ir3_delays {
+	unsigned char alu_to_alu;	/* ALU → ALU, same register size */
+	unsigned char non_alu;		/* ALU → flow/SFU/tex/mem consumer; a0/a1/p0 writers */
+	unsigned char cat3_src2_read;	/* cat3 src2 is read this many cycles after issue */
+	unsigned char half_full_penalty;/* extra delay on a half/full mismatch (merged regs) */
+};
+
+struct ir3_info {
+	unsigned gen;			/* 3 … 7 */
+	unsigned chip_id;		/* 306, 630, 740, … (display only) */
+
+	/* occupancy, targets.md §1.3 */
+	unsigned reg_size_vec4;		/* register file per fiber, in vec4 */
+	unsigned threadsize_base;	/* fibers per wave */
+	unsigned wave_granularity;
+	unsigned max_waves;
+	unsigned branchstack_size;
+	bool supports_double_threadsize;
+
+	/* code layout */
+	unsigned instr_align;		/* instructions; dwords padded to this */
+
+	/* const file, in vec4 */
+	unsigned max_const_pipeline;
+	unsigned max_const_geom;
+	unsigned max_const_frag;
+	unsigned max_const_compute;
+	unsigned max_const_safe;
+	unsigned constlen_align;	/* 1 (a3xx) or 4 */
+	unsigned fs_min_constlen;	/* a725/a730/a735/a740 quirk: 4 */
+	unsigned vs_min_constlen;	/* a6xx+ VS: 8 ([new] Mesa) */
+
+	unsigned cs_shared_mem_size;	/* bytes of local memory */
+	unsigned num_predicates;
+
+	/* features */
+	bool mergedregs;		/* half regs alias the full file (a6xx+) */
+	bool has_shared_regfile;	/* a5xx+ */
+	bool has_scalar_alu;
+	bool has_pvtmem;		/* spilling through stp/ldp (a5xx+) */
+	bool has_nop_flag;		/* (nopN) on cat2/cat3 (a6xx+) */
+	bool has_predication;
+	bool has_rpt_bary_f;
+	bool has_preamble;
+	bool has_fs_tex_prefetch;
+	bool has_alias_tex;		/* a7xx */
+	bool has_alias_rt;		/* a750 */
+	bool predtf_nop_quirk;
+	bool prede_nop_quirk;
+
+	struct ir3_delays delay;
+};
+
+#endif

@@ -1,0 +1,122 @@
+#include "compiler/util/arena.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/util/error.h"
+
+#define ARENA_ALIGN _Alignof(max_align_t)
+#define ARENA_FIRST_CHUNK 4096
+#define ARENA_MAX_CHUNK ((size_t)1 << 24)
+
+struct arena_chunk {
+	struct arena_chunk *prev;
+	size_t size;			/* usable bytes in `data` */
+	_Alignas(max_align_t) unsigned char data[];
+};
+
+static size_t align_up(size_t n)
+{
+	return (n + ARENA_ALIGN - 1) & ~(ARENA_ALIGN - 1);
+}
+
+void arena_init(struct arena *a)
+{
+	memset(a, 0, sizeof(*a));
+}
+
+void arena_release(struct arena *a)
+{
+	struct arena_chunk *c = a->chunk;
+	while (c) {
+		struct arena_chunk *prev = c->prev;
+		free(c);
+		c = prev;
+	}
+	arena_init(a);
+}
+
+static void new_chunk(struct arena *a, size_t need)
+{
+	size_t size = a->next_size ? a->next_size : ARENA_FIRST_CHUNK;
+	if (size < need)
+		size = need;
+	struct arena_chunk *c = xmalloc(sizeof(*c) + size);
+	c->size = size;
+	c->prev = a->chunk;
+	a->chunk = c;
+	a->used = 0;
+	a->total += size;
+	if (a->next_size < ARENA_MAX_CHUNK)
+		a->next_size = (a->next_size ? a->next_size : ARENA_FIRST_CHUNK) * 2;
+}
+
+void *arena_alloc(struct arena *a, size_t size)
+{
+	size_t n = align_up(size ? size : 1);
+	if (n < size)
+		BUG("arena allocation size overflow");
+	if (!a->chunk || a->chunk->size - a->used < n)
+		new_chunk(a, n);
+	void *p = a->chunk->data + a->used;
+	a->used += n;
+	return p;
+}
+
+void *arena_zalloc(struct arena *a, size_t size)
+{
+	void *p = arena_alloc(a, size);
+	memset(p, 0, size);
+	return p;
+}
+
+void *arena_realloc(struct arena *a, void *old, size_t old_size, size_t new_size)
+{
+	if (!old)
+		return arena_alloc(a, new_size);
+	if (new_size <= old_size)
+		return old;
+	/* The last allocation of the current chunk can grow in place. */
+	struct arena_chunk *c = a->chunk;
+	unsigned char *o = old;
+	if (c && o + align_up(old_size) == c->data + a->used &&
+	    (size_t)(o - c->data) + align_up(new_size) <= c->size) {
+		a->used = (size_t)(o - c->data) + align_up(new_size);
+		return old;
+	}
+	void *p = arena_alloc(a, new_size);
+	memcpy(p, old, old_size);
+	return p;
+}
+
+char *arena_strndup(struct arena *a, const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = arena_alloc(a, len + 1);
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	return arena_strndup(a, s, SIZE_MAX);
+}
+
+char *arena_printf(struct arena *a, const char *fmt, ...)
+{
+	va_list ap, cp;
+	va_start(ap, fmt);
+	va_copy(cp, ap);
+	int n = vsnprintf(NULL, 0, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BUG("vsnprintf failed for format '%s'", fmt);
+	char *p = arena_alloc(a, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
