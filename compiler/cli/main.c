@@ -14,7 +14,7 @@
 #define SHDB_VERSION "0.1.0"
 
 const struct command commands[] = {
-	{ "compile", NULL, "compile one shader file and print IR, disassembly or statistics" },
+	{ "compile", cmd_compile, "compile one shader file and print IR, disassembly or statistics" },
 	{ "run", NULL, "compile whole corpora for every target, in parallel" },
 	{ "stats", NULL, "summarise a run" },
 	{ "cmp", NULL, "compare two runs: helped, hurt, lost and gained shaders" },

@@ -1,0 +1,223 @@
+/*
+ * shdb compile: compile one file and print what was asked for.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/cli/cli.h"
+#include "compiler/cli/record.h"
+#include "compiler/compile.h"
+
+static const char usage[] =
+	"usage: shdb compile [OPTIONS] FILE\n\n"
+	"Compile one shader file (.spv .spvasm .vert/.frag/… .hlsl .shader_test .ir).\n\n"
+	"Input:\n"
+	"  --stage STAGE         the stage, when the file name does not say it\n"
+	"  -e, --entry NAME      entry point (HLSL, SPIR-V; default main)\n"
+	"  -D NAME[=VALUE]       preprocessor define (GLSL, HLSL)\n"
+	"  -I DIR                include directory (GLSL, HLSL)\n"
+	"  --glsl-mode MODE      auto (default), vulkan or relaxed (GL-style GLSL)\n"
+	"  --spec ID=VALUE       set a SPIR-V specialization constant\n"
+	"  --validate            validate SPIR-V input with spirv-val first\n"
+	"Compilation:\n"
+	"  -t, --target LIST     targets, comma-separated, or 'all' (see shdb targets)\n"
+	"  --passes LIST         optimisation pipeline: 'none' or pass names, comma-separated\n"
+	"  --print-after PASS    print the IR after PASS (or 'all')\n"
+	"  --verify              run the backend's independent verifiers\n"
+	"Output (any combination; default: one status line per stage and target):\n"
+	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
+	"  --disasm              print the target disassembly\n"
+	"  --stats               print one JSON record per stage and target\n"
+	"  --shaderdb            print Mesa's shader-db statistics line\n";
+
+enum {
+	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
+	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB,
+};
+
+struct compile_cmd {
+	struct compile_options opts;
+	ARRAY(const struct target *) targets;
+	bool emit_spirv, emit_ir, disasm, stats, shaderdb;
+};
+
+static void parse_targets(struct compile_cmd *c, const char *list)
+{
+	if (!strcmp(list, "all")) {
+		for (size_t i = 0; i < num_targets; i++)
+			array_push(&c->targets, targets[i]);
+		return;
+	}
+	char *copy = xstrdup(list), *save = NULL;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		const struct target *t = target_find(tok);
+		if (!t)
+			die("unknown target '%s'; see 'shdb targets'", tok);
+		array_push(&c->targets, t);
+	}
+	free(copy);
+}
+
+static void parse_spec(struct compile_cmd *c, const char *arg)
+{
+	char *end;
+	errno = 0;
+	unsigned long id = strtoul(arg, &end, 0);
+	if (errno || end == arg || *end != '=' || id > UINT32_MAX)
+		die("--spec needs ID=VALUE, not '%s'", arg);
+	const char *v = end + 1;
+	struct spec_value s = { .id = (uint32_t)id };
+	errno = 0;
+	if (strchr(v, '.') || strchr(v, 'e') || strchr(v, 'E')) {
+		float f = strtof(v, &end);
+		uint32_t bits;
+		memcpy(&bits, &f, sizeof(bits));
+		s.bits = bits;
+	} else if (!strcmp(v, "true") || !strcmp(v, "false")) {
+		s.bits = !strcmp(v, "true");
+		end = (char *)v + strlen(v);
+	} else {
+		s.bits = (uint64_t)strtoll(v, &end, 0);
+	}
+	if (errno || end == v || *end)
+		die("--spec value '%s' is not a number", v);
+	array_push(&c->opts.specs, s);
+}
+
+static void parse_emit(struct compile_cmd *c, const char *what)
+{
+	if (!strcmp(what, "spirv"))
+		c->emit_spirv = c->opts.want_spirv = true;
+	else if (!strcmp(what, "ir"))
+		c->emit_ir = c->opts.want_ir = true;
+	else
+		die("--emit takes spirv or ir, not '%s'", what);
+}
+
+static void parse_options(struct compile_cmd *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "stage", required_argument, NULL, OPT_STAGE },
+		{ "entry", required_argument, NULL, 'e' },
+		{ "glsl-mode", required_argument, NULL, OPT_GLSL_MODE },
+		{ "spec", required_argument, NULL, OPT_SPEC },
+		{ "validate", no_argument, NULL, OPT_VALIDATE },
+		{ "target", required_argument, NULL, 't' },
+		{ "passes", required_argument, NULL, OPT_PASSES },
+		{ "print-after", required_argument, NULL, OPT_PRINT_AFTER },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "emit", required_argument, NULL, OPT_EMIT },
+		{ "disasm", no_argument, NULL, OPT_DISASM },
+		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "shaderdb", no_argument, NULL, OPT_SHADERDB },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int ch;
+	optind = 0;
+	while ((ch = getopt_long(argc, argv, "e:D:I:t:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case OPT_STAGE:
+			c->opts.stage = stage_from_name(optarg);
+			if (c->opts.stage == STAGE_NONE)
+				die("unknown stage '%s'", optarg);
+			break;
+		case 'e': c->opts.entry = optarg; break;
+		case 'D': array_push(&c->opts.defines, optarg); break;
+		case 'I': array_push(&c->opts.include_dirs, optarg); break;
+		case OPT_GLSL_MODE:
+			if (!strcmp(optarg, "auto"))
+				c->opts.glsl_mode = GLSL_MODE_AUTO;
+			else if (!strcmp(optarg, "vulkan"))
+				c->opts.glsl_mode = GLSL_MODE_VULKAN;
+			else if (!strcmp(optarg, "relaxed"))
+				c->opts.glsl_mode = GLSL_MODE_RELAXED;
+			else
+				die("--glsl-mode takes auto, vulkan or relaxed, not '%s'", optarg);
+			break;
+		case OPT_SPEC: parse_spec(c, optarg); break;
+		case OPT_VALIDATE: c->opts.validate = true; break;
+		case 't': parse_targets(c, optarg); break;
+		case OPT_PASSES: c->opts.passes = optarg; break;
+		case OPT_PRINT_AFTER: c->opts.print_after = optarg; c->opts.want_ir = true; break;
+		case OPT_VERIFY: c->opts.verify = true; break;
+		case OPT_EMIT: parse_emit(c, optarg); break;
+		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
+		case OPT_STATS: c->stats = true; break;
+		case OPT_SHADERDB: c->shaderdb = true; break;
+		case 'h': usage_exit(usage, true);
+		default: usage_exit(usage, false);
+		}
+	}
+	if (argc - optind != 1)
+		usage_exit(usage, false);
+}
+
+/* "fragment a630" or "fragment": how a result is labelled in text output. */
+static void label(struct strbuf *sb, const struct compile_result *r)
+{
+	strbuf_addstr(sb, stage_name(r->stage));
+	if (r->target)
+		strbuf_addf(sb, " %s", r->target->name);
+}
+
+static void print_result(const struct compile_cmd *c, const char *path,
+			 const struct compile_result *r, bool several)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb;
+
+	if (!any) {
+		strbuf_addf(&sb, "%s: ", path);
+		label(&sb, r);
+		strbuf_addf(&sb, ": %s\n", result_status_name(r->status));
+	}
+	if (several && (c->emit_spirv || c->emit_ir || c->disasm) &&
+	    (r->spirv || r->ir || r->disasm)) {
+		strbuf_addstr(&sb, "; ---- ");
+		label(&sb, r);
+		strbuf_addstr(&sb, " ----\n");
+	}
+	if (c->emit_spirv && r->spirv)
+		strbuf_addstr(&sb, r->spirv);
+	if (c->emit_ir && r->ir)
+		strbuf_addstr(&sb, r->ir);
+	if (c->disasm && r->disasm)
+		strbuf_addstr(&sb, r->disasm);
+	if (c->stats) {
+		record_append_json(&sb, path, r, true);
+		strbuf_addch(&sb, '\n');
+	}
+	if (c->shaderdb && r->status == RESULT_OK && r->target) {
+		record_append_shaderdb(&sb, path, r);
+		strbuf_addch(&sb, '\n');
+	}
+	fwrite(sb.buf, 1, sb.len, stdout);
+	strbuf_release(&sb);
+}
+
+int cmd_compile(int argc, char **argv)
+{
+	struct compile_cmd c = { 0 };
+	struct compile_output out;
+
+	compile_options_init(&c.opts);
+	parse_options(&c, argc, argv);
+	const char *path = argv[optind];
+
+	compile_output_init(&out);
+	int ret = compile_file(path, &c.opts, c.targets.data, c.targets.len, &out);
+	for (size_t i = 0; i < out.results.len; i++)
+		print_result(&c, path, &out.results.data[i], out.results.len > 1);
+	fflush(stdout);
+	fputs(out.diag.text.buf, stderr);
+
+	compile_output_release(&out);
+	compile_options_release(&c.opts);
+	array_free(&c.targets);
+	return ret < 0 ? EXIT_WORK_FAILED : 0;
+}

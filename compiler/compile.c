@@ -1,0 +1,144 @@
+/*
+ * compile_file(): read the file, pick the front end by its kind, and (as the
+ * pieces land) translate, optimise and run each target's backend.
+ */
+#include "compiler/compile.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "compiler/util/file.h"
+
+void compile_options_init(struct compile_options *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->stage = STAGE_NONE;
+}
+
+void compile_options_release(struct compile_options *o)
+{
+	array_free(&o->defines);
+	array_free(&o->include_dirs);
+	array_free(&o->specs);
+}
+
+const char *result_status_name(enum result_status s)
+{
+	switch (s) {
+	case RESULT_OK: return "ok";
+	case RESULT_ERROR: return "error";
+	case RESULT_CRASH: return "crash";
+	case RESULT_TIMEOUT: return "timeout";
+	case RESULT_SKIPPED: return "skipped";
+	}
+	return "?";
+}
+
+void compile_output_init(struct compile_output *out)
+{
+	memset(out, 0, sizeof(*out));
+	diag_init(&out->diag);
+}
+
+void compile_output_release(struct compile_output *out)
+{
+	for (size_t i = 0; i < out->results.len; i++) {
+		struct compile_result *r = &out->results.data[i];
+		free(r->message);
+		free(r->spirv);
+		free(r->ir);
+		free(r->disasm);
+		array_free(&r->stats);
+	}
+	array_free(&out->results);
+	diag_release(&out->diag);
+}
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* Record one failed result for `stage` carrying the first error of the diag. */
+static void add_error(struct compile_output *out, enum shader_stage stage,
+		      enum result_status status, uint64_t start)
+{
+	struct compile_result *r = array_push_zero(&out->results);
+	struct strbuf first = STRBUF_INIT;
+	r->stage = stage;
+	r->status = status;
+	r->message = xstrdup(diag_first_error(&out->diag, &first));
+	r->time_us = now_us() - start;
+	strbuf_release(&first);
+}
+
+/*
+ * Test-only hooks (tests of the runner's crash isolation): with
+ * SHDB_TEST_HOOKS=1 in the environment, an input containing the marker
+ * SHDB-TEST-CRASH crashes and one containing SHDB-TEST-HANG hangs.
+ */
+static void test_hooks(const char *data, size_t len)
+{
+	const char *env = getenv("SHDB_TEST_HOOKS");
+	if (!env || strcmp(env, "1"))
+		return;
+	if (memmem(data, len, "SHDB-TEST-CRASH", 15))
+		raise(SIGSEGV);
+	if (memmem(data, len, "SHDB-TEST-HANG", 14))
+		for (;;)
+			pause();
+}
+
+int compile_source(const char *name, const char *data, size_t len, const struct compile_options *o,
+		   const struct target *const *targets, size_t num_targets,
+		   struct compile_output *out)
+{
+	uint64_t start = now_us();
+	enum shader_stage stage;
+	enum input_kind kind = input_kind_from_path(name, &stage);
+	(void)targets;
+	(void)num_targets;
+
+	if (o->stage != STAGE_NONE)
+		stage = o->stage;
+	test_hooks(data, len);
+
+	switch (kind) {
+	case INPUT_UNKNOWN:
+		diag_error(&out->diag, name, 0, 0, "unknown kind of input (extension '%s')",
+			   path_extension(name));
+		break;
+	default:
+		diag_error(&out->diag, name, 0, 0, "no front end for %s input yet",
+			   input_kind_name(kind));
+		break;
+	}
+	add_error(out, stage, RESULT_ERROR, start);
+	return -1;
+}
+
+int compile_file(const char *path, const struct compile_options *o,
+		 const struct target *const *targets, size_t num_targets,
+		 struct compile_output *out)
+{
+	struct strbuf data = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
+
+	enum shader_stage stage;
+	enum input_kind kind = input_kind_from_path(path, &stage);
+
+	if (kind != INPUT_UNKNOWN && read_file(path, &data, &err) < 0) {
+		diag_error(&out->diag, path, 0, 0, "%s", err.buf);
+		add_error(out, o->stage != STAGE_NONE ? o->stage : stage, RESULT_ERROR, now_us());
+		ret = -1;
+	} else {
+		ret = compile_source(path, data.buf, data.len, o, targets, num_targets, out);
+	}
+	strbuf_release(&data);
+	strbuf_release(&err);
+	return ret;
+}

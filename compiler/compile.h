@@ -1,0 +1,115 @@
+/*
+ * The compiler library's one entry point (../shared/DESIGN.md): given a file,
+ * its options and a list of targets, return one result per stage × target.
+ * `shdb compile` and the runner's workers both call compile_file().
+ *
+ * The front end and the target-independent optimisation run once per file;
+ * each target then gets a clone of the optimised IR.  Nothing here prints or
+ * exits: failures are results with a status and a message.
+ */
+#ifndef SHDB_COMPILE_H
+#define SHDB_COMPILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/stage.h"
+#include "compiler/target.h"
+#include "compiler/util/array.h"
+#include "compiler/util/error.h"
+
+enum glsl_mode {
+	GLSL_MODE_AUTO,		/* chosen from the source (loose uniforms → relaxed) */
+	GLSL_MODE_VULKAN,	/* strict Vulkan GLSL */
+	GLSL_MODE_RELAXED,	/* GL-style GLSL under glslang's relaxed Vulkan rules */
+};
+
+struct spec_value {
+	uint32_t id;
+	uint64_t bits;		/* the constant's value, as the SPIR-V words hold it */
+};
+
+/* What a running compile is doing, for crash reports: the runner's worker
+ * reads it from a signal handler, so it is only ever a pointer to a static
+ * string. */
+struct compile_progress {
+	const char *volatile phase;	/* "glslang", "spirv", "opt", "ir3", … */
+	const char *volatile pass;	/* the pass running, or NULL */
+	const char *volatile target;	/* the target being compiled, or NULL */
+};
+
+struct compile_options {
+	enum shader_stage stage;	/* STAGE_NONE: from the file name */
+	const char *entry;		/* entry point; NULL: "main" */
+	ARRAY(const char *) defines;	/* -D NAME[=VALUE] */
+	ARRAY(const char *) include_dirs;	/* -I DIR */
+	enum glsl_mode glsl_mode;
+	ARRAY(struct spec_value) specs;	/* --spec ID=VALUE */
+	const char *passes;		/* NULL: the default pipeline; "none"; "a,b,c" */
+	const char *print_after;	/* a pass name or "all": IR dumps into the result */
+	bool validate;			/* run spirv-val on SPIR-V input first */
+	bool verify;			/* run the backend's independent verifiers */
+	bool want_spirv;		/* keep the SPIR-V (disassembled) in the result */
+	bool want_ir;			/* keep the optimised IR text in the result */
+	bool want_disasm;		/* keep the backend's disassembly */
+	struct compile_progress *progress;	/* NULL, or updated as the compile goes */
+};
+
+void compile_options_init(struct compile_options *o);
+void compile_options_release(struct compile_options *o);
+
+enum result_status {
+	RESULT_OK,
+	RESULT_ERROR,		/* the input is bad or uses something unsupported */
+	RESULT_CRASH,		/* set by the runner: the compiler crashed */
+	RESULT_TIMEOUT,		/* set by the runner: the compiler hung */
+	RESULT_SKIPPED,		/* nothing to do (e.g. HLSL without an entry point) */
+};
+
+const char *result_status_name(enum result_status s);
+
+/* One statistic; `key` is a static string such as "inst" (stats/SCHEMA.md). */
+struct stat_value {
+	const char *key;
+	int64_t value;
+};
+
+/* The outcome for one stage on one target.  `target` is NULL for results of
+ * the front end alone (no target asked, or the front end failed). */
+struct compile_result {
+	enum shader_stage stage;
+	const struct target *target;
+	enum result_status status;
+	char *message;			/* the first error line, or NULL */
+	ARRAY(struct stat_value) stats;
+	char *spirv;			/* SPIR-V disassembly, when asked */
+	char *ir;			/* IR text (and --print-after dumps), when asked */
+	char *disasm;			/* backend disassembly, when asked */
+	uint64_t time_us;
+};
+
+struct compile_output {
+	ARRAY(struct compile_result) results;
+	struct diag diag;		/* every message, located, in order */
+};
+
+void compile_output_init(struct compile_output *out);
+void compile_output_release(struct compile_output *out);
+
+/*
+ * Compile `path` for every target in `targets` (none: run the front end and
+ * the optimisation only).  Results are appended to `out` in a deterministic
+ * order: by stage in pipeline order, then by target in the order given.
+ * Returns 0 when every result is RESULT_OK or RESULT_SKIPPED, -1 otherwise.
+ */
+int compile_file(const char *path, const struct compile_options *o,
+		 const struct target *const *targets, size_t num_targets,
+		 struct compile_output *out);
+
+/* The same, for a file already in memory (`name` is used in messages). */
+int compile_source(const char *name, const char *data, size_t len, const struct compile_options *o,
+		   const struct target *const *targets, size_t num_targets,
+		   struct compile_output *out);
+
+#endif

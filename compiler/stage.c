@@ -1,0 +1,115 @@
+#include "compiler/stage.h"
+
+#include <string.h>
+
+#include "compiler/util/file.h"
+
+static const struct {
+	const char *name, *ext, *mesa;
+} stages[STAGE_COUNT] = {
+	[STAGE_VERTEX] = { "vertex", "vert", "VERT" },
+	[STAGE_TESS_CTRL] = { "tess_ctrl", "tesc", "TCS" },
+	[STAGE_TESS_EVAL] = { "tess_eval", "tese", "TES" },
+	[STAGE_GEOMETRY] = { "geometry", "geom", "GEOM" },
+	[STAGE_FRAGMENT] = { "fragment", "frag", "FRAG" },
+	[STAGE_COMPUTE] = { "compute", "comp", "CL" },
+	[STAGE_TASK] = { "task", "task", "TASK" },
+	[STAGE_MESH] = { "mesh", "mesh", "MESH" },
+	[STAGE_RAYGEN] = { "raygen", "rgen", "RAYGEN" },
+	[STAGE_ANY_HIT] = { "any_hit", "rahit", "ANYHIT" },
+	[STAGE_CLOSEST_HIT] = { "closest_hit", "rchit", "CLOSESTHIT" },
+	[STAGE_MISS] = { "miss", "rmiss", "MISS" },
+	[STAGE_INTERSECTION] = { "intersection", "rint", "INTERSECTION" },
+	[STAGE_CALLABLE] = { "callable", "rcall", "CALLABLE" },
+};
+
+const char *stage_name(enum shader_stage s)
+{
+	return s >= 0 && s < STAGE_COUNT ? stages[s].name : "none";
+}
+
+const char *stage_mesa_name(enum shader_stage s)
+{
+	return s >= 0 && s < STAGE_COUNT ? stages[s].mesa : "NONE";
+}
+
+enum shader_stage stage_from_name(const char *name)
+{
+	for (int s = 0; s < STAGE_COUNT; s++)
+		if (!strcmp(name, stages[s].name) || !strcmp(name, stages[s].ext) ||
+		    !strcmp(name, stages[s].mesa))
+			return (enum shader_stage)s;
+	return STAGE_NONE;
+}
+
+enum shader_stage stage_from_extension(const char *ext)
+{
+	for (int s = 0; s < STAGE_COUNT; s++)
+		if (!strcmp(ext, stages[s].ext))
+			return (enum shader_stage)s;
+	return STAGE_NONE;
+}
+
+const char *input_kind_name(enum input_kind k)
+{
+	switch (k) {
+	case INPUT_SPIRV: return "spirv";
+	case INPUT_SPVASM: return "spvasm";
+	case INPUT_GLSL: return "glsl";
+	case INPUT_HLSL: return "hlsl";
+	case INPUT_SHADER_TEST: return "shader_test";
+	case INPUT_IR: return "ir";
+	case INPUT_UNKNOWN: break;
+	}
+	return "unknown";
+}
+
+/* The extension before the last one: "asm" for "x.asm.frag". */
+static bool has_inner_extension(const char *base, const char *inner)
+{
+	const char *last = strrchr(base, '.');
+	size_t n = strlen(inner);
+	return last && (size_t)(last - base) > n &&
+	       last[-(long)n - 1] == '.' && !strncmp(last - n, inner, n);
+}
+
+enum input_kind input_kind_from_path(const char *path, enum shader_stage *stage)
+{
+	const char *base = path_basename(path);
+	const char *ext = path_extension(path);
+	enum shader_stage s = stage_from_extension(ext);
+
+	*stage = STAGE_NONE;
+	if (!strcmp(ext, "spv")) {
+		/* "x.frag.spv": the stage is in the inner extension */
+		size_t n = strlen(base);
+		char inner[16] = "";
+		if (n > 4) {
+			const char *end = base + n - 4;
+			const char *dot = end;
+			while (dot > base && dot[-1] != '.')
+				dot--;
+			if (dot > base && (size_t)(end - dot) < sizeof(inner)) {
+				memcpy(inner, dot, (size_t)(end - dot));
+				inner[end - dot] = '\0';
+				*stage = stage_from_extension(inner);
+			}
+		}
+		return INPUT_SPIRV;
+	}
+	if (!strcmp(ext, "spvasm"))
+		return INPUT_SPVASM;
+	if (!strcmp(ext, "shader_test"))
+		return INPUT_SHADER_TEST;
+	if (!strcmp(ext, "ir"))
+		return INPUT_IR;
+	if (!strcmp(ext, "hlsl"))
+		return INPUT_HLSL;
+	if (s != STAGE_NONE) {
+		*stage = s;
+		return has_inner_extension(base, "asm") ? INPUT_SPVASM : INPUT_GLSL;
+	}
+	if (!strcmp(ext, "glsl"))
+		return INPUT_GLSL;
+	return INPUT_UNKNOWN;
+}
