@@ -9,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/ir/ir.h"
+#include "compiler/opt/opt.h"
 #include "compiler/util/file.h"
 
 void compile_options_init(struct compile_options *o)
@@ -76,6 +78,103 @@ static void add_error(struct compile_output *out, enum shader_stage stage,
 	strbuf_release(&first);
 }
 
+/* One result for `stage` on `target` (NULL: the front end alone). */
+static struct compile_result *add_result(struct compile_output *out, enum shader_stage stage,
+					 const struct target *target, enum result_status status,
+					 const char *ir, uint64_t start)
+{
+	struct compile_result *r = array_push_zero(&out->results);
+	r->stage = stage;
+	r->target = target;
+	r->status = status;
+	r->ir = ir ? xstrdup(ir) : NULL;
+	r->time_us = now_us() - start;
+	return r;
+}
+
+/*
+ * Every front end ends here: optimise `s` (the default pipeline, or
+ * o->passes), keep its text when asked (after the --print-after dumps),
+ * then one result per target on a clone of it — or one front-end-only
+ * result (target NULL) when no target is asked.  Frees `s`.
+ */
+static int finish_shader(const char *name, struct shader *s, const struct compile_options *o,
+			 const struct target *const *targets, size_t num_targets,
+			 struct compile_output *out, uint64_t start)
+{
+	struct strbuf ir = STRBUF_INIT;
+	struct pipeline pl;
+	enum shader_stage stage = s->stage;
+	int ret = 0;
+
+	if (!pipeline_check_names(o->passes, o->print_after, &ir)) {
+		diag_error(&out->diag, name, 0, 0, "%s", ir.buf);
+		add_error(out, stage, RESULT_ERROR, start);
+		strbuf_release(&ir);
+		shader_free(s);
+		return -1;
+	}
+	pipeline_init(&pl, s, &out->diag, name);
+	pl.validate = IR_VALIDATE_DEFAULT || o->validate_ir;
+	pl.check_progress = o->validate_ir;
+	pl.print_after = o->print_after;
+	pl.dump = &ir;
+	if (o->progress) {
+		o->progress->phase = "opt";
+		pl.running = &o->progress->pass;
+	}
+	if (o->passes)
+		pipeline_run_list(&pl, o->passes);
+	else
+		opt_default(&pl);
+	if (pl.failed) {
+		/* a pass broke the IR or lied about its progress: a compiler bug */
+		add_error(out, stage, RESULT_CRASH, start);
+		ret = -1;
+	} else {
+		if (o->want_ir)
+			ir_print(s, &ir);
+		if (!num_targets)
+			add_result(out, stage, NULL, RESULT_OK, o->want_ir ? ir.buf : NULL, start);
+		for (size_t i = 0; i < num_targets; i++) {
+			struct shader *copy = shader_clone(s);
+			diag_error(&out->diag, name, 0, 0, "no %s backend yet",
+				   target_family_name(targets[i]->family));
+			struct compile_result *r = add_result(out, stage, targets[i], RESULT_ERROR,
+							      o->want_ir ? ir.buf : NULL, start);
+			struct strbuf first = STRBUF_INIT;
+			r->message = xstrdup(diag_first_error(&out->diag, &first));
+			strbuf_release(&first);
+			shader_free(copy);
+			ret = -1;
+		}
+	}
+	pipeline_release(&pl);
+	strbuf_release(&ir);
+	shader_free(s);
+	return ret;
+}
+
+/* Our own IR text (compiler/ir/FORMAT.md): parse, validate, optimise. */
+static int compile_ir(const char *name, const char *data, size_t len,
+		      const struct compile_options *o, const struct target *const *targets,
+		      size_t num_targets, struct compile_output *out, uint64_t start)
+{
+	struct shader *s = ir_parse(name, data, len, &out->diag);
+	if (!s) {
+		add_error(out, o->stage, RESULT_ERROR, start);
+		return -1;
+	}
+	if (o->stage != STAGE_NONE && o->stage != s->stage)
+		diag_error(&out->diag, name, 0, 0, "the file is a %s shader, not %s",
+			   stage_name(s->stage), stage_name(o->stage));
+	else if (ir_validate(s, &out->diag, name))
+		return finish_shader(name, s, o, targets, num_targets, out, start);
+	add_error(out, s->stage, RESULT_ERROR, start);
+	shader_free(s);
+	return -1;
+}
+
 /*
  * Test-only hooks (tests of the runner's crash isolation): with
  * SHDB_TEST_HOOKS=1 in the environment, an input containing the marker
@@ -100,14 +199,14 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 	uint64_t start = now_us();
 	enum shader_stage stage;
 	enum input_kind kind = input_kind_from_path(name, &stage);
-	(void)targets;
-	(void)num_targets;
 
 	if (o->stage != STAGE_NONE)
 		stage = o->stage;
 	test_hooks(data, len);
 
 	switch (kind) {
+	case INPUT_IR:
+		return compile_ir(name, data, len, o, targets, num_targets, out, start);
 	case INPUT_UNKNOWN:
 		diag_error(&out->diag, name, 0, 0, "unknown kind of input (extension '%s')",
 			   path_extension(name));

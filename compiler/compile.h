@@ -50,6 +50,9 @@ struct compile_options {
 	const char *print_after;	/* a pass name or "all": IR dumps into the result */
 	bool validate;			/* run spirv-val on SPIR-V input first */
 	bool verify;			/* run the backend's independent verifiers */
+	bool validate_ir;		/* validate the IR after every pass, and check each
+					 * pass's progress report (validation is also on in
+					 * any build without NDEBUG) */
 	bool want_spirv;		/* keep the SPIR-V (disassembled) in the result */
 	bool want_ir;			/* keep the optimised IR text in the result */
 	bool want_disasm;		/* keep the backend's disassembly */
@@ -62,7 +65,8 @@ void compile_options_release(struct compile_options *o);
 enum result_status {
 	RESULT_OK,
 	RESULT_ERROR,		/* the input is bad or uses something unsupported */
-	RESULT_CRASH,		/* set by the runner: the compiler crashed */
+	RESULT_CRASH,		/* the compiler crashed (set by the runner) or failed
+				 * one of its own checks (IR invalid after a pass) */
 	RESULT_TIMEOUT,		/* set by the runner: the compiler hung */
 	RESULT_SKIPPED,		/* nothing to do (e.g. HLSL without an entry point) */
 };

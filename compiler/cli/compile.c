@@ -11,6 +11,7 @@
 #include "compiler/cli/cli.h"
 #include "compiler/cli/record.h"
 #include "compiler/compile.h"
+#include "compiler/opt/opt.h"
 
 static const char usage[] =
 	"usage: shdb compile [OPTIONS] FILE\n\n"
@@ -27,6 +28,7 @@ static const char usage[] =
 	"  -t, --target LIST     targets, comma-separated, or 'all' (see shdb targets)\n"
 	"  --passes LIST         optimisation pipeline: 'none' or pass names, comma-separated\n"
 	"  --print-after PASS    print the IR after PASS (or 'all')\n"
+	"  --validate-ir         validate the IR after every pass and check progress reports\n"
 	"  --verify              run the backend's independent verifiers\n"
 	"Output (any combination; default: one status line per stage and target):\n"
 	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
@@ -36,7 +38,7 @@ static const char usage[] =
 
 enum {
 	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
-	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB,
+	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR,
 };
 
 struct compile_cmd {
@@ -110,6 +112,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "print-after", required_argument, NULL, OPT_PRINT_AFTER },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "validate-ir", no_argument, NULL, OPT_VALIDATE_IR },
 		{ "emit", required_argument, NULL, OPT_EMIT },
 		{ "disasm", no_argument, NULL, OPT_DISASM },
 		{ "stats", no_argument, NULL, OPT_STATS },
@@ -143,7 +146,11 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		case OPT_VALIDATE: c->opts.validate = true; break;
 		case 't': parse_targets(c, optarg); break;
 		case OPT_PASSES: c->opts.passes = optarg; break;
-		case OPT_PRINT_AFTER: c->opts.print_after = optarg; c->opts.want_ir = true; break;
+		case OPT_PRINT_AFTER:
+			c->opts.print_after = optarg;
+			c->emit_ir = c->opts.want_ir = true;
+			break;
+		case OPT_VALIDATE_IR: c->opts.validate_ir = true; break;
 		case OPT_VERIFY: c->opts.verify = true; break;
 		case OPT_EMIT: parse_emit(c, optarg); break;
 		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
@@ -155,6 +162,10 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 	}
 	if (argc - optind != 1)
 		usage_exit(usage, false);
+	struct strbuf err = STRBUF_INIT;
+	if (!pipeline_check_names(c->opts.passes, c->opts.print_after, &err))
+		die("%s", err.buf);
+	strbuf_release(&err);
 }
 
 /* "fragment a630" or "fragment": how a result is labelled in text output. */
