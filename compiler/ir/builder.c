@@ -43,13 +43,14 @@ struct ssa_def *b_alu_n(struct builder *b, enum alu_op op, struct ssa_def *const
 	struct alu_instr *alu = alu_instr_create(b->shader, op);
 	unsigned comps = info->output_size;
 
+	for (unsigned i = 0; i < info->num_inputs; i++)
+		if (!srcs[i])
+			BUG("%s: source %u missing", info->name, i);
 	if (!comps)
 		for (unsigned i = 0; i < info->num_inputs; i++)
 			if (srcs[i]->num_components > comps)
 				comps = srcs[i]->num_components;
 	for (unsigned i = 0; i < info->num_inputs; i++) {
-		if (!srcs[i])
-			BUG("%s: source %u missing", info->name, i);
 		src_init(&alu->src[i].src, &alu->instr, srcs[i]);
 		bool broadcast = !info->input_sizes[i] && srcs[i]->num_components == 1;
 		for (unsigned c = 0; c < 16; c++)

@@ -674,6 +674,7 @@ static struct cf_loop *loop_new(struct function *fn)
 static void list_append_node(struct list *list, struct cf_node *parent, struct cf_node *node)
 {
 	node->parent = parent;
+	node->list = list;
 	list_add_tail(list, &node->link);
 }
 
@@ -713,6 +714,7 @@ static struct block *split_block_at(struct cursor c)
 	struct instr *stop;	/* first instruction that stays */
 
 	before->cf.parent = b->cf.parent;
+	before->cf.list = b->cf.list;
 	list_insert_before(&b->cf.link, &before->cf.link);
 	switch (c.option) {
 	case CURSOR_BEFORE_BLOCK: stop = block_first_instr(b); break;
@@ -733,6 +735,7 @@ static struct block *split_block_at(struct cursor c)
 static void insert_node_before_block(struct block *b, struct cf_node *node)
 {
 	node->parent = b->cf.parent;
+	node->list = b->cf.list;
 	list_insert_before(&b->cf.link, &node->link);
 	function_cfg_stale(b->fn);
 }
@@ -831,24 +834,7 @@ struct block *cf_list_last_block(struct list *list)
 /* The list a node is in. */
 static struct list *node_list(struct cf_node *node)
 {
-	struct cf_node *p = node->parent;
-	if (!p)
-		return NULL;
-	switch (p->type) {
-	case CF_FUNCTION: return &cf_as_function(p)->body;
-	case CF_LOOP: return &cf_as_loop(p)->body;
-	case CF_IF: {
-		struct cf_if *nif = cf_as_if(p);
-		for (struct list_node *n = node->link.prev; n; n = n->prev) {
-			if (n == &nif->then_list.head)
-				return &nif->then_list;
-			if (n == &nif->else_list.head)
-				return &nif->else_list;
-		}
-		return NULL;
-	}
-	default: return NULL;
-	}
+	return node->list;
 }
 
 struct cf_node *cf_node_next(struct cf_node *node)

@@ -598,9 +598,10 @@ IR_DEFINE_CAST(instr_as_jump, jump_instr, INSTR_jump)
 enum cf_type { CF_BLOCK, CF_IF, CF_LOOP, CF_FUNCTION };
 
 struct cf_node {
-	struct list_node link;		/* in the parent's list */
+	struct list_node link;		/* in `list` */
 	enum cf_type type;
 	struct cf_node *parent;		/* the if, loop or function holding it */
+	struct list *list;		/* the parent's list holding it */
 };
 
 struct block {
@@ -752,8 +753,6 @@ struct local_decl {
 	uint8_t bit_size;
 	const char *name;
 };
-
-#define IR_DECL_KINDS(X) X(input) X(output) X(ubo) X(ssbo) X(texture) X(sampler) X(image) X(local)
 
 struct shader_info {
 	/* compute, task, mesh */

@@ -127,8 +127,8 @@ static bool check_list(struct vctx *c, struct list *list, struct cf_node *parent
 	bool prev_block = false, first = true;
 	foreach_cf_node(n, list) {
 		bool is_block = n->type == CF_BLOCK;
-		if (n->parent != parent) {
-			verror(c, NULL, "a CF node with the wrong parent");
+		if (n->parent != parent || n->list != list) {
+			verror(c, NULL, "a CF node with the wrong parent or list");
 			return false;
 		}
 		if (first && !is_block) {
@@ -424,7 +424,21 @@ static void check_index(struct vctx *c, struct intrinsic_instr *intr, enum intr_
 	}
 }
 
-/* An I/O access names a declaration and stays within its components. */
+/* The value of a constant source, or -1 when it is not constant. */
+static int64_t const_src(const struct src *src)
+{
+	struct load_const_instr *lc = src->ssa ? ssa_def_as_const(src->ssa) : NULL;
+	return lc && lc->value[0] <= INT32_MAX ? (int64_t)lc->value[0] : -1;
+}
+
+static bool is_per_vertex_access(enum intrinsic op)
+{
+	return op == INTR_load_per_vertex_input || op == INTR_load_per_vertex_output ||
+	       op == INTR_store_per_vertex_output;
+}
+
+/* An I/O access names a declaration and stays within its components and,
+ * for a constant offset (the last source), its slots. */
 static void check_io(struct vctx *c, struct intrinsic_instr *intr, bool output)
 {
 	struct instr *i = &intr->instr;
@@ -444,6 +458,13 @@ static void check_io(struct vctx *c, struct intrinsic_instr *intr, bool output)
 	      output ? "output" : "input", base);
 	check(c, bits == d->bit_size, i, "%u-bit access to a %u-bit %s", bits, d->bit_size,
 	      output ? "output" : "input");
+	check(c, is_per_vertex_access(intr->op) == d->per_vertex, i,
+	      d->per_vertex ? "%s %d is per-vertex: use the per_vertex access"
+	      : "%s %d is not per-vertex", output ? "output" : "input", base);
+	int64_t offset = const_src(&intr->src[intrinsic_infos[intr->op].num_srcs - 1]);
+	check(c, offset < (int64_t)decl_num_slots(d->array_size), i,
+	      "offset %lld is outside %s %d (%u slots)", (long long)offset,
+	      output ? "output" : "input", base, decl_num_slots(d->array_size));
 }
 
 static void check_local(struct vctx *c, struct intrinsic_instr *intr)
@@ -463,6 +484,10 @@ static void check_local(struct vctx *c, struct intrinsic_instr *intr)
 	int32_t base = intrinsic_get(intr, INTR_IDX_base);
 	check(c, base >= 0 && (unsigned)base < d->num_elements, i,
 	      "base %d is outside local %d (%u elements)", base, local, d->num_elements);
+	int64_t offset = const_src(&intr->src[intr->op == INTR_load_local ? 0 : 1]);
+	check(c, base < 0 || offset < 0 || base + offset < d->num_elements, i,
+	      "element %lld is outside local %d (%u elements)", (long long)(base + offset), local,
+	      d->num_elements);
 }
 
 /* A constant slot source names a declaration. */

@@ -116,6 +116,20 @@ static void test_parsed(void)
 	bad(FS("\t32x2 %4 = @load_input %0 base=0 component=3\n"),
 	    "components 3..4 are outside input 0");
 	bad(FS("\t16x4 %4 = @load_input %0 base=0 component=0\n"), "16-bit access to a 32-bit input");
+	bad(FS("\t32 %4 = load_const 1\n\t32x4 %5 = @load_input %4 base=0 component=0\n"),
+	    "offset 1 is outside input 0 (1 slots)");
+	bad(FS("\t32x4 %4 = @load_per_vertex_input %0, %0 base=0 component=0\n"),
+	    "load_per_vertex_input is not allowed in a fragment shader");
+	bad("shader geometry input_primitive=points output_primitive=points vertices_out=1\n\n"
+	    "input 0 32x4 location=0 per_vertex\n\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
+	    "\t32x4 %1 = @load_input %0 base=0 component=0\n}\n",
+	    "input 0 is per-vertex: use the per_vertex access");
+	bad("shader geometry input_primitive=points output_primitive=points vertices_out=1\n\n"
+	    "input 0 32x4 location=0\n\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
+	    "\t32x4 %1 = @load_per_vertex_input %0, %0 base=0 component=0\n}\n",
+	    "input 0 is not per-vertex");
+	bad(FS("\t32 %4 = load_const 1\n\t32x4 %5 = @load_local %4 local=0 base=1\n"),
+	    "element 2 is outside local 0 (2 elements)");
 	bad(FS("\t32x4 %4 = @load_local %0 local=1 base=0\n"), "local 1 is not declared");
 	bad(FS("\t32x2 %4 = @load_local %0 local=0 base=0\n"),
 	    "local 0 is 32x4, accessed as 32x2");
@@ -238,7 +252,7 @@ static void test_structure(void)
 
 	s = base(&x, &y);
 	function_start_block(s->fn)->cf.parent = NULL;
-	fails_with(s, "a CF node with the wrong parent", "a wrong parent");
+	fails_with(s, "a CF node with the wrong parent or list", "a wrong parent");
 	shader_free(s);
 
 	s = base(&x, &y);
@@ -255,6 +269,7 @@ static void test_structure(void)
 	list_del(&foreign->cf.link);
 	loop = cf_append_loop(s->fn, &s->fn->body, &s->fn->cf);
 	foreign->cf.parent = &loop->cf;
+	foreign->cf.list = &loop->body;
 	list_add_tail(&loop->body, &foreign->cf.link);
 	cf_append_block(s->fn, &s->fn->body, &s->fn->cf);
 	fails_with(s, "a block of another function is in the CF tree", "a foreign block");
