@@ -90,24 +90,40 @@ void calc_liveness(struct function *fn)
 		local_sets(&c, b);
 	}
 
+	/* a worklist, popped in reverse program order first: a block is redone
+	 * only when the live-in of a successor grew */
 	bitset_word *tmp = xmalloc(c.words * sizeof(bitset_word));
-	for (bool changed = true; changed;) {
-		changed = false;
-		for (unsigned i = n; i-- > 0;) {
-			struct block *b = fn->blocks[i];
-			bitset_copy(b->live_out, row(c.phi_out, c.words, i), nbits);
-			for (unsigned s = 0; s < 2; s++)
-				if (block_succ(b, s))
-					bitset_union(b->live_out, block_succ(b, s)->live_in, nbits);
-			bitset_copy(tmp, b->live_out, nbits);
-			bitset_subtract(tmp, row(c.kill, c.words, i), nbits);
-			bitset_union(tmp, row(c.gen, c.words, i), nbits);
-			if (!bitset_equal(tmp, b->live_in, nbits)) {
-				bitset_copy(b->live_in, tmp, nbits);
-				changed = true;
+	unsigned *stack = xmalloc(n * sizeof(*stack)), sp = 0;
+	bool *queued = xmalloc(n * sizeof(*queued));
+	for (unsigned i = 0; i < n; i++) {
+		stack[sp++] = i;
+		queued[i] = true;
+	}
+	while (sp) {
+		unsigned i = stack[--sp];
+		struct block *b = fn->blocks[i];
+		queued[i] = false;
+		bitset_copy(b->live_out, row(c.phi_out, c.words, i), nbits);
+		for (unsigned s = 0; s < 2; s++)
+			if (block_succ(b, s))
+				bitset_union(b->live_out, block_succ(b, s)->live_in, nbits);
+		bitset_copy(tmp, b->live_out, nbits);
+		bitset_subtract(tmp, row(c.kill, c.words, i), nbits);
+		bitset_union(tmp, row(c.gen, c.words, i), nbits);
+		if (bitset_equal(tmp, b->live_in, nbits))
+			continue;
+		bitset_copy(b->live_in, tmp, nbits);
+		unsigned np;
+		struct block *const *preds = block_preds(b, &np);
+		for (unsigned k = 0; k < np; k++) {
+			if (!queued[preds[k]->index]) {
+				queued[preds[k]->index] = true;
+				stack[sp++] = preds[k]->index;
 			}
 		}
 	}
+	free(queued);
+	free(stack);
 	free(tmp);
 	free(c.gen);
 	fn->valid_metadata |= META_LIVENESS;
