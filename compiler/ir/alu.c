@@ -546,19 +546,29 @@ unsigned alu_instr_bit_size(const struct alu_instr *alu)
 	return alu->def.bit_size;
 }
 
-bool alu_instr_fold_const(const struct alu_instr *alu, uint64_t *dst)
+void alu_instr_eval(const struct alu_instr *alu, const uint64_t *const *src, uint64_t *dst)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	uint64_t vals[ALU_MAX_INPUTS][16];
 	const uint64_t *srcs[ALU_MAX_INPUTS];
 	for (unsigned i = 0; i < info->num_inputs; i++) {
-		const struct load_const_instr *lc = ssa_def_as_const(alu->src[i].src.ssa);
-		if (!lc)
-			return false;
-		for (unsigned c = 0; c < alu_src_components(alu, i); c++)
-			vals[i][c] = lc->value[alu->src[i].swizzle[c]];
+		for (unsigned c = 0; c < alu_src_components(alu, i) && c < 16; c++)
+			vals[i][c] = src[i][alu->src[i].swizzle[c]];
 		srcs[i] = vals[i];
 	}
 	alu_fold(alu->op, alu->def.num_components, alu_instr_bit_size(alu), srcs, dst);
+}
+
+bool alu_instr_fold_const(const struct alu_instr *alu, uint64_t *dst)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	const uint64_t *srcs[ALU_MAX_INPUTS];
+	for (unsigned i = 0; i < info->num_inputs; i++) {
+		const struct load_const_instr *lc = ssa_def_as_const(alu->src[i].src.ssa);
+		if (!lc)
+			return false;
+		srcs[i] = lc->value;
+	}
+	alu_instr_eval(alu, srcs, dst);
 	return true;
 }

@@ -913,6 +913,39 @@ struct block *function_next_block(struct function *fn, struct block *b)
 	}
 }
 
+/* The last block of a node. */
+static struct block *node_last_block(struct cf_node *node)
+{
+	switch (node->type) {
+	case CF_BLOCK: return cf_as_block(node);
+	case CF_IF: return cf_list_last_block(&cf_as_if(node)->else_list);
+	case CF_LOOP: return cf_list_last_block(&cf_as_loop(node)->body);
+	default: return NULL;
+	}
+}
+
+struct block *function_prev_block(struct function *fn, struct block *b)
+{
+	struct cf_node *node = &b->cf;
+	(void)fn;
+	for (;;) {
+		struct cf_node *prev = cf_node_prev(node);
+		if (prev)
+			return node_last_block(prev);
+		struct cf_node *p = node->parent;
+		if (!p || p->type == CF_FUNCTION)
+			return NULL;
+		if (p->type == CF_IF && node_list(node) == &cf_as_if(p)->else_list)
+			return cf_list_last_block(&cf_as_if(p)->then_list);
+		node = p;
+	}
+}
+
+struct block *function_last_block(struct function *fn)
+{
+	return cf_list_last_block(&fn->body);
+}
+
 struct instr *block_first_instr(struct block *b)
 {
 	struct list_node *n = list_first(&b->instrs);

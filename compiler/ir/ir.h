@@ -332,6 +332,10 @@ extern const struct alu_op_info alu_op_infos[OP_COUNT];
 struct alu_instr;
 /* The unsized bit size of an instruction: what alu_fold() takes. */
 unsigned alu_instr_bit_size(const struct alu_instr *alu);
+/* Evaluate an instruction on the values of its sources: src[i] holds every
+ * component of the value source i reads (swizzles are applied here); dst
+ * gets one value per result component.  The interpreter's ALU step. */
+void alu_instr_eval(const struct alu_instr *alu, const uint64_t *const *src, uint64_t *dst);
 /* When every source is a load_const, fold the instruction into `dst` (one
  * value per result component) and return true. */
 bool alu_instr_fold_const(const struct alu_instr *alu, uint64_t *dst);
@@ -1017,8 +1021,12 @@ void function_cfg_ensure(struct function *fn);
  * block, instructions in order; the _safe forms allow removing the current
  * instruction. */
 struct block *function_next_block(struct function *fn, struct block *b);
+struct block *function_prev_block(struct function *fn, struct block *b);
+struct block *function_last_block(struct function *fn);
 #define foreach_block(b, fn) \
 	for (struct block *b = function_start_block(fn); b; b = function_next_block((fn), b))
+#define foreach_block_reverse(b, fn) \
+	for (struct block *b = function_last_block(fn); b; b = function_prev_block((fn), b))
 #define foreach_instr(i, b) list_for_each_entry(struct instr, i, &(b)->instrs, link)
 #define foreach_instr_safe(i, b) list_for_each_entry_safe(struct instr, i, &(b)->instrs, link)
 #define foreach_instr_reverse(i, b) list_for_each_entry_rev(struct instr, i, &(b)->instrs, link)

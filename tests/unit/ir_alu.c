@@ -265,6 +265,10 @@ static void check_instr_fold(void)
 	   "an instruction reading a non-constant does not fold");
 	ok(alu_instr_fold_const(instr_as_alu(w->parent), r) && r[0] == F32(4.0f) && r[3] == F32(1.0f),
 	   "alu_instr_fold_const follows swizzles");
+	uint64_t a[4] = { F32(1.0f), F32(2.0f), F32(3.0f), F32(4.0f) };
+	const uint64_t *one_src[1] = { a };
+	alu_instr_eval(instr_as_alu(w->parent), one_src, r);
+	ok(r[0] == F32(4.0f) && r[1] == F32(3.0f), "alu_instr_eval applies the swizzle to given values");
 	is_int(alu_instr_bit_size(instr_as_alu(b_flt(&b, b_imm_floatN(&b, 1, 64),
 							b_imm_floatN(&b, 2, 64))->parent)),
 	       64, "the unsized size of a comparison is its sources'");

@@ -93,6 +93,11 @@ static void test_diamond(void)
 			last = i->index;
 		}
 	ok(ordered && s->fn->num_instrs == 8, "instruction indices in program order");
+	unsigned expect = s->fn->num_blocks;
+	bool reverse_ok = true;
+	foreach_block_reverse(b, s->fn)
+		reverse_ok &= b->index == --expect;
+	ok(reverse_ok && expect == 0, "foreach_block_reverse visits every block backwards");
 
 	/* liveness: %1 crosses every block; phi sources live out of their
 	 * predecessor only; the condition dies in b0 */
@@ -143,6 +148,11 @@ static void test_loop_dominance(void)
 	ok(bitset_test(b4->live_out, val(s, 3)->index) && !bitset_test(b1->live_in, val(s, 3)->index),
 	   "a back-edge phi source is live out of the latch, not into the header");
 	ok(bitset_test(b1->live_in, val(s, 0)->index), "%%0 is live around the loop");
+	unsigned expect = s->fn->num_blocks;
+	bool reverse_ok = true;
+	foreach_block_reverse(b, s->fn)
+		reverse_ok &= b->index == --expect;
+	ok(reverse_ok && expect == 0, "foreach_block_reverse through loops and ifs");
 	shader_free(s);
 }
 
