@@ -62,6 +62,15 @@
  * invocation_id, primitive_id, subgroup ids …) are read with their own
  * `load_*` system-value intrinsic and have no declaration.
  *
+ * Constants are raw bits per component, zero-extended to 64 bits (booleans 0
+ * or 1); floats are IEEE bit patterns (ir_float_to_bits()).  Memory and I/O
+ * intrinsics always have their offset source: a direct access reads a
+ * load_const offset.
+ *
+ * Memory: instructions, blocks and declarations come from the shader's
+ * arena; a removed instruction stays there until shader_free().  A value
+ * gets its index when its instruction is inserted.
+ *
  * Local variables before SSA: a front end declares function-local and
  * private variables as `local` declarations and accesses them with
  * load_local/store_local (local = the declaration, base = first element, a
