@@ -200,6 +200,8 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 	enum shader_stage stage;
 	enum input_kind kind = input_kind_from_path(name, &stage);
 
+	if (o->kind != INPUT_UNKNOWN)
+		kind = o->kind;
 	if (o->stage != STAGE_NONE)
 		stage = o->stage;
 	test_hooks(data, len);
@@ -230,6 +232,8 @@ int compile_file(const char *path, const struct compile_options *o,
 	enum shader_stage stage;
 	enum input_kind kind = input_kind_from_path(path, &stage);
 
+	if (o->kind != INPUT_UNKNOWN)
+		kind = o->kind;
 	if (kind != INPUT_UNKNOWN && read_file(path, &data, &err) < 0) {
 		diag_error(&out->diag, path, 0, 0, "%s", err.buf);
 		add_error(out, o->stage != STAGE_NONE ? o->stage : stage, RESULT_ERROR, now_us());

@@ -40,6 +40,7 @@ struct compile_progress {
 };
 
 struct compile_options {
+	enum input_kind kind;		/* INPUT_UNKNOWN: from the file name */
 	enum shader_stage stage;	/* STAGE_NONE: from the file name */
 	const char *entry;		/* entry point; NULL: "main" */
 	ARRAY(const char *) defines;	/* -D NAME[=VALUE] */
