@@ -1,0 +1,338 @@
+/*
+ * Walking the inputs into the job list (inputs.h).
+ */
+#include "runner/inputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/util/error.h"
+#include "compiler/util/file.h"
+
+const char *skip_reason_message(enum skip_reason r)
+{
+	switch (r) {
+	case SKIP_NONE: break;
+	case SKIP_UNKNOWN_KIND: return "not a shader: unknown kind of input";
+	case SKIP_NOT_REGULAR: return "not a regular file";
+	case SKIP_NOT_SHADER: return "not a shader: the manifest's kind";
+	case SKIP_HLSL_NO_STAGE:
+		return "HLSL needs a stage (--stage, or a manifest's stages column)";
+	}
+	return "";
+}
+
+/* FNV-1a 64 of the path, then splitmix64's finaliser (FNV's low bits mix
+ * poorly, and N is often a power of two), mod N.  Part of the format: shards
+ * made by different builds must agree, so this is spelt out here rather than
+ * taken from util/hash.c, which may change. */
+unsigned shard_of(const char *path, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		h ^= *p;
+		h *= 0x100000001b3ull;
+	}
+	h ^= h >> 30;
+	h *= 0xbf58476d1ce4e5b9ull;
+	h ^= h >> 27;
+	h *= 0x94d049bb133111ebull;
+	h ^= h >> 31;
+	return (unsigned)(h % n);
+}
+
+int path_cmp(const char *a, const char *b)
+{
+	return strcmp(a, b);
+}
+
+/* `dir` relative to `base` (both real paths): "" when equal, NULL if outside. */
+static const char *relative_to(struct arena *a, const char *dir, const char *base)
+{
+	size_t n = strlen(base);
+	if (!strcmp(dir, base))
+		return "";
+	if (!strcmp(base, "/"))
+		return arena_strdup(a, dir + 1);
+	if (!strncmp(dir, base, n) && dir[n] == '/')
+		return arena_strdup(a, dir + n + 1);
+	return NULL;
+}
+
+static const struct manifest_entry *lookup(struct inputs *in, const char *prefix,
+					   const char *rel)
+{
+	if (!in->manifest || !prefix)
+		return NULL;
+	if (!*prefix)
+		return manifest_find(in->manifest, rel);
+	struct strbuf key = STRBUF_INIT;
+	strbuf_addf(&key, "%s/%s", prefix, rel);
+	const struct manifest_entry *e = manifest_find(in->manifest, key.buf);
+	strbuf_release(&key);
+	return e;
+}
+
+/* The manifest row of a file named on the command line. */
+static const struct manifest_entry *lookup_named(struct inputs *in, const char *arg)
+{
+	char real[PATH_MAX];
+	if (!in->manifest)
+		return NULL;
+	char *dir = xstrdup(arg);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*(slash == dir ? slash + 1 : slash) = '\0';
+	const char *prefix = realpath(slash ? dir : ".", real)
+		? relative_to(&in->arena, real, in->manifest->dir) : NULL;
+	free(dir);
+	return lookup(in, prefix, path_basename(arg));
+}
+
+static bool keep(struct inputs *in, const char *rel)
+{
+	const struct input_filter *f = in->filter;
+	size_t len = strlen(rel);
+	if (!f)
+		return true;
+	bool included = !f->include.len;
+	for (size_t i = 0; i < f->include.len && !included; i++)
+		included = re_search(f->include.data[i], rel, len, in->md);
+	for (size_t i = 0; i < f->exclude.len && included; i++)
+		included = !re_search(f->exclude.data[i], rel, len, in->md);
+	if (!included) {
+		in->filtered++;
+		return false;
+	}
+	if (f->shard_n && shard_of(rel, f->shard_n) != f->shard_k - 1) {
+		in->other_shards++;
+		return false;
+	}
+	return true;
+}
+
+/* One file: a job, a skipped job, or (in a walk, not a shader) ignored.
+ * `st` is NULL when the file cannot be stat'ed (a dangling link): the compile
+ * then says why it cannot be read. */
+static void add_file(struct inputs *in, uint32_t root, const char *rel,
+		     const struct manifest_entry *e, const struct stat *st, bool named)
+{
+	enum shader_stage ext_stage;
+	enum input_kind kind = input_kind_from_path(rel, &ext_stage);
+	enum shader_stage stage = in->forced_stage;
+	enum skip_reason skip = SKIP_NONE;
+
+	if (e && e->kind != INPUT_UNKNOWN)
+		kind = e->kind;
+	if (e && e->stage != STAGE_NONE)
+		stage = e->stage;
+	if ((e && e->not_shader) || kind == INPUT_UNKNOWN) {
+		if (!named && kind == INPUT_UNKNOWN) {
+			in->ignored++;
+			return;
+		}
+		skip = e && e->not_shader ? SKIP_NOT_SHADER : SKIP_UNKNOWN_KIND;
+	} else if (st && !S_ISREG(st->st_mode)) {
+		skip = SKIP_NOT_REGULAR;
+	} else if (kind == INPUT_HLSL && stage == STAGE_NONE) {
+		skip = SKIP_HLSL_NO_STAGE;
+	}
+	if (!keep(in, rel))
+		return;
+	array_push(&in->jobs, (struct job){ .path = rel, .root = root, .stage = stage,
+					    .skip = skip, .m = e });
+}
+
+/* Record a directory as walked; false (and a warning) if it already was. */
+static bool first_visit(struct inputs *in, const struct stat *st, const char *shown)
+{
+	struct { dev_t dev; ino_t ino; } key;
+	bool inserted;
+	memset(&key, 0, sizeof(key));
+	key.dev = st->st_dev;
+	key.ino = st->st_ino;
+	strmap_put(&in->seen_dirs, &key, sizeof(key), &inserted);
+	if (!inserted) {
+		warning("skipping '%s': a folder already walked (a symbolic-link loop?)", shown);
+		in->loops++;
+	}
+	return inserted;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk(struct inputs *in, uint32_t root, int dirfd, const char *prefix)
+{
+	const struct input_root *r = &in->roots.data[root];
+	ARRAY(char *) names = ARRAY_INIT;
+	int fd = dup(dirfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		warning("cannot read folder '%s/%s': %s", r->arg, prefix, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	for (struct dirent *de; (de = readdir(d));)
+		if (de->d_name[0] != '.')
+			array_push(&names, xstrdup(de->d_name));
+	closedir(d);
+	qsort(names.data, names.len, sizeof(*names.data), cmp_names);
+
+	for (size_t i = 0; i < names.len; i++) {
+		const char *name = names.data[i];
+		const char *rel = *prefix ? arena_printf(&in->arena, "%s/%s", prefix, name)
+					  : arena_strdup(&in->arena, name);
+		struct stat st;
+		if (fstatat(dirfd, name, &st, 0) < 0) {
+			add_file(in, root, rel, lookup(in, r->manifest_prefix, rel), NULL, false);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode)) {
+			add_file(in, root, rel, lookup(in, r->manifest_prefix, rel), &st, false);
+			continue;
+		}
+		struct strbuf shown = STRBUF_INIT;
+		strbuf_addf(&shown, "%s/%s", r->arg, rel);
+		if (first_visit(in, &st, shown.buf)) {
+			int sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (sub >= 0) {
+				walk(in, root, sub, rel);
+				close(sub);
+			} else {
+				warning("cannot open folder '%s': %s", shown.buf, strerror(errno));
+			}
+		}
+		strbuf_release(&shown);
+	}
+	for (size_t i = 0; i < names.len; i++)
+		free(names.data[i]);
+	array_free(&names);
+}
+
+/* The root that holds files named on the command line: the current folder. */
+static uint32_t files_root(struct inputs *in, int *cwd_root)
+{
+	if (*cwd_root < 0) {
+		*cwd_root = (int)in->roots.len;
+		array_push(&in->roots, (struct input_root){
+			.arg = ".", .is_file = true,
+			.dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) });
+	}
+	return (uint32_t)*cwd_root;
+}
+
+static int add_arg(struct inputs *in, const char *arg, int *cwd_root, struct strbuf *err)
+{
+	struct stat st;
+	char real[PATH_MAX];
+
+	if (stat(arg, &st) < 0) {
+		if (lstat(arg, &st) < 0) {
+			strbuf_addf(err, "cannot read '%s': %s", arg, strerror(errno));
+			return -1;
+		}
+		const char *p = arg[0] == '.' && arg[1] == '/' ? arg + 2 : arg;
+		add_file(in, files_root(in, cwd_root), arena_strdup(&in->arena, p),
+			 lookup_named(in, arg), NULL, true);
+		return 0;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		const char *p = arg;
+		while (p[0] == '.' && p[1] == '/')
+			p += 2;
+		add_file(in, files_root(in, cwd_root), arena_strdup(&in->arena, p),
+			 lookup_named(in, arg), &st, true);
+		return 0;
+	}
+	if (!first_visit(in, &st, arg))
+		return 0;
+	int fd = open(arg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		strbuf_addf(err, "cannot open folder '%s': %s", arg, strerror(errno));
+		return -1;
+	}
+	const char *prefix = NULL;
+	if (in->manifest && realpath(arg, real))
+		prefix = relative_to(&in->arena, real, in->manifest->dir);
+	array_push(&in->roots, (struct input_root){ .arg = arg, .dirfd = fd,
+						    .manifest_prefix = prefix });
+	walk(in, (uint32_t)in->roots.len - 1, fd, "");
+	return 0;
+}
+
+static int cmp_jobs(const void *a, const void *b)
+{
+	const struct job *x = a, *y = b;
+	int c = path_cmp(x->path, y->path);
+	return c ? c : (x->root > y->root) - (x->root < y->root);
+}
+
+/* Sort; drop a file named twice; warn about one path from two inputs. */
+static void sort_jobs(struct inputs *in)
+{
+	qsort(in->jobs.data, in->jobs.len, sizeof(struct job), cmp_jobs);
+	size_t n = 0;
+	for (size_t i = 0; i < in->jobs.len; i++) {
+		struct job *j = &in->jobs.data[i];
+		if (n && !strcmp(in->jobs.data[n - 1].path, j->path)) {
+			if (in->jobs.data[n - 1].root == j->root)
+				continue;
+			warning("'%s' comes from two inputs ('%s' and '%s'): their records share "
+				"one path", j->path, in->roots.data[in->jobs.data[n - 1].root].arg,
+				in->roots.data[j->root].arg);
+		}
+		in->jobs.data[n++] = *j;
+	}
+	in->jobs.len = n;
+}
+
+int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
+		   const struct input_filter *f, const struct manifest *manifest,
+		   enum shader_stage forced_stage, struct strbuf *err)
+{
+	int cwd_root = -1, ret = 0;
+
+	memset(in, 0, sizeof(*in));
+	arena_init(&in->arena);
+	in->filter = f;
+	in->manifest = manifest;
+	in->forced_stage = forced_stage;
+	in->md = pcre2_match_data_create(1, NULL);
+	for (size_t i = 0; i < nargs && !ret; i++)
+		ret = add_arg(in, args[i], &cwd_root, err);
+	pcre2_match_data_free(in->md);
+	in->md = NULL;
+	strmap_release(&in->seen_dirs);
+	if (!ret)
+		sort_jobs(in);
+	return ret;
+}
+
+void inputs_release(struct inputs *in)
+{
+	for (size_t i = 0; i < in->roots.len; i++)
+		if (in->roots.data[i].dirfd >= 0)
+			close(in->roots.data[i].dirfd);
+	array_free(&in->roots);
+	array_free(&in->jobs);
+	strmap_release(&in->seen_dirs);
+	arena_release(&in->arena);
+}
+
+uint64_t inputs_digest(const struct inputs *in)
+{
+	uint64_t h = hash_u64(in->jobs.len);
+	for (size_t i = 0; i < in->jobs.len; i++)
+		h = hash_u64(h ^ hash_bytes(in->jobs.data[i].path, strlen(in->jobs.data[i].path)));
+	return h;
+}

@@ -1,0 +1,102 @@
+/*
+ * The job list of a run: every shader file under the inputs, as a path relative
+ * to its input (the record's `path`), filtered, sharded and sorted into the
+ * canonical order.
+ *
+ * Rules (README, "shdb run"):
+ *  - a directory is walked recursively, entries sorted; names starting with '.'
+ *    are left out; a directory already walked (same device and inode: a
+ *    symbolic-link loop, or two links to one folder) is walked once, with a
+ *    warning;
+ *  - in a walk, a file whose kind is neither known by its extension
+ *    (input_kind_from_path) nor by the manifest is ignored silently (READMEs,
+ *    JSON, licences: they are counted as `ignored_files` in run.json);
+ *  - a file named on the command line always gets records: `skipped` with the
+ *    reason when it is not a shader;
+ *  - devices, FIFOs and sockets are `skipped` (reading one could block);
+ *  - canonical order: by `path` (bytes, as `LC_ALL=C sort`), then by the input's
+ *    position on the command line.
+ *
+ * Memory: the paths of the jobs (not the files) are held, in one arena.
+ */
+#ifndef SHDB_RUNNER_INPUTS_H
+#define SHDB_RUNNER_INPUTS_H
+
+#include "runner/re.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/stage.h"
+#include "compiler/util/arena.h"
+#include "compiler/util/array.h"
+#include "compiler/util/hash.h"
+#include "compiler/util/strbuf.h"
+#include "runner/manifest.h"
+
+enum skip_reason {
+	SKIP_NONE,
+	SKIP_UNKNOWN_KIND,	/* named on the command line, not a shader */
+	SKIP_NOT_REGULAR,	/* a FIFO, a device, a socket */
+	SKIP_NOT_SHADER,	/* the manifest says so (include/other, license) */
+	SKIP_HLSL_NO_STAGE,	/* HLSL without a stage from --stage or the manifest */
+};
+
+struct input_root {
+	const char *arg;	/* as given */
+	bool is_file;		/* a file named on the command line */
+	int dirfd;		/* directory the job paths are relative to */
+	const char *manifest_prefix;	/* root's folder relative to the manifest's, or NULL */
+};
+
+struct job {
+	const char *path;	/* record path, relative to the root */
+	uint32_t root;
+	enum shader_stage stage;	/* from the manifest or the extension; STAGE_NONE */
+	enum skip_reason skip;
+	const struct manifest_entry *m;	/* NULL: no row */
+};
+
+struct input_filter {
+	ARRAY(pcre2_code *) include;	/* keep a path matching any (none: keep all) */
+	ARRAY(pcre2_code *) exclude;	/* then drop a path matching any */
+	unsigned shard_k, shard_n;	/* keep shard K of N (1-based); N = 0: all */
+};
+
+struct inputs {
+	struct arena arena;
+	ARRAY(struct input_root) roots;
+	ARRAY(struct job) jobs;
+	size_t ignored;		/* files of unknown kind met in walks */
+	size_t filtered;	/* dropped by --include / --exclude */
+	size_t other_shards;	/* belonging to another shard */
+	size_t loops;		/* directories skipped as already walked */
+	struct strmap seen_dirs;	/* (dev, ino) of every directory walked */
+	const struct manifest *manifest;
+	enum shader_stage forced_stage;	/* --stage, or STAGE_NONE */
+	const struct input_filter *filter;
+	pcre2_match_data *md;
+};
+
+/*
+ * Collect the jobs of `args`.  Returns 0, or -1 with a message in `err` (an
+ * input that does not exist).  `manifest` may be NULL.
+ */
+int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
+		   const struct input_filter *f, const struct manifest *manifest,
+		   enum shader_stage forced_stage, struct strbuf *err);
+void inputs_release(struct inputs *in);
+
+/* A 64-bit digest of the job list (paths in order): resume checks it. */
+uint64_t inputs_digest(const struct inputs *in);
+
+/* The shard of `path` among `n` (0-based): FNV-1a 64 of its bytes, mixed by
+ * splitmix64's finaliser, mod n. */
+unsigned shard_of(const char *path, unsigned n);
+
+/* Canonical order of two record paths (strcmp on bytes). */
+int path_cmp(const char *a, const char *b);
+
+const char *skip_reason_message(enum skip_reason r);
+
+#endif
