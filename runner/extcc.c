@@ -372,6 +372,17 @@ static int run_command(const char *cmd, struct strbuf *text)
 	return status;
 }
 
+/* The signal that killed the command: sh's own death, or the exit status
+ * 128+N sh reports for a command killed by signal N. */
+static int killed_by(int status)
+{
+	if (WIFSIGNALED(status))
+		return WTERMSIG(status);
+	if (WIFEXITED(status) && WEXITSTATUS(status) > 128 && WEXITSTATUS(status) < 128 + 32)
+		return WEXITSTATUS(status) - 128;
+	return 0;
+}
+
 static void fail(struct compile_output *out, const struct extcc_file *f,
 		 enum result_status st, char *message)
 {
@@ -399,10 +410,10 @@ void extcc_run(const struct extcc *x, const struct extcc_file *f,
 	if (status < 0) {
 		strbuf_addf(&msg, "cannot run the compiler command: %s", strerror(errno));
 		fail(out, f, RESULT_ERROR, strbuf_detach(&msg, NULL));
-	} else if (WIFSIGNALED(status)) {
+	} else if (killed_by(status)) {
 		char name[16];
 		strbuf_addf(&msg, "compiler command killed by %s",
-			    pool_signal_name(WTERMSIG(status), name));
+			    pool_signal_name(killed_by(status), name));
 		fail(out, f, RESULT_CRASH, strbuf_detach(&msg, NULL));
 	} else if (WEXITSTATUS(status) != 0) {
 		char *line = failure_line(text.buf);

@@ -21,7 +21,8 @@
  *    fills, and the newer names ("maxwaves", "code size", "(ss)-stall", "stps")
  *    mapped to the older keys.
  *
- * Outcome: killed by a signal → crash; a non-zero exit → error (message: the
+ * Outcome: killed by a signal (or sh's exit status 128+N, how it reports a
+ * command killed by signal N) → crash; another non-zero exit → error (message: the
  * first output line that mentions "error", else the first line); exit 0 → ok,
  * unless patterns were given and none matched (error: "no statistics in the
  * output").

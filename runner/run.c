@@ -617,31 +617,42 @@ static size_t lower_bound(const struct inputs *in, const char *path)
 	return lo;
 }
 
+/* Why the run in the folder is not this one, or NULL. */
+static char *resume_mismatch(struct run *r, json_t *old)
+{
+	struct strbuf m = STRBUF_INIT;
+	char digest[32];
+	const char *key = run_settings_diff(json_object_get(old, "settings"), r->settings);
+	json_t *shard = r->cfg->shard_n ? json_pack("{s:i, s:i}", "index", r->cfg->shard_k,
+						    "count", r->cfg->shard_n) : json_null();
+	const char *old_digest = json_string_value(json_object_get(old, "inputs_digest"));
+
+	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)inputs_digest(&r->in));
+	if (key)
+		strbuf_addf(&m, "its setting '%s' differs from this command line's", key);
+	else if (!json_equal(shard, json_object_get(old, "shard")))
+		strbuf_addstr(&m, "it is another shard");
+	else if (!old_digest || strcmp(old_digest, digest))
+		strbuf_addf(&m, "the input files changed (%lld files then, %zu now)",
+			    (long long)json_integer_value(json_object_get(old, "files")),
+			    r->in.jobs.len);
+	json_decref(shard);
+	return m.len ? strbuf_detach(&m, NULL) : NULL;
+}
+
 /* --resume: check the run in the folder is this one; returns whether it is
  * complete already.  Fills the session from it. */
 static bool check_resume(struct run *r, struct session *ses)
 {
 	struct strbuf err = STRBUF_INIT;
-	char digest[32];
 	json_t *old = rundir_read_json(r->cfg->out_dir, &err);
 	if (!old)
 		die("cannot resume: %s", err.buf);
-	const char *key = run_settings_diff(json_object_get(old, "settings"), r->settings);
-	if (key)
-		die("cannot resume the run in '%s': its setting '%s' differs from this "
-		    "command line's", r->cfg->out_dir, key);
-	json_t *shard = r->cfg->shard_n ? json_pack("{s:i, s:i}", "index", r->cfg->shard_k,
-						    "count", r->cfg->shard_n) : json_null();
-	if (!json_equal(shard, json_object_get(old, "shard")))
-		die("cannot resume the run in '%s': it is another shard", r->cfg->out_dir);
-	json_decref(shard);
-	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)inputs_digest(&r->in));
-	const char *old_digest = json_string_value(json_object_get(old, "inputs_digest"));
-	if (!old_digest || strcmp(old_digest, digest))
-		die("cannot resume the run in '%s': the input files changed (%lld files then, "
-		    "%zu now)", r->cfg->out_dir,
-		    (long long)json_integer_value(json_object_get(old, "files")), r->in.jobs.len);
-
+	char *why = resume_mismatch(r, old);
+	if (why) {
+		json_decref(old);
+		die("cannot resume the run in '%s': %s", r->cfg->out_dir, why);
+	}
 	const char *start = json_string_value(json_object_get(old, "start"));
 	if (start)
 		snprintf(ses->start, sizeof(ses->start), "%s", start);
