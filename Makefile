@@ -120,8 +120,9 @@ $(BUILD)/benchbin/%: $(BUILD)/bench/%.o $(TOOLS_LIB) $(COMPILER_LIB)
 deps:
 	$(Q).ci/deps
 
+# The bundled corpus for every target into results/ (replaced each time), then the summary.
 run: deps all
-	$(Q)./$(if $(filter 1,$(SANITIZE)),$(SHDB_BIN),shdb) targets
+	$(Q)./$(if $(filter 1,$(SANITIZE)),$(SHDB_BIN),shdb) run --force -o results shaders/
 
 # prove runs every unit-test binary and every shell test; each speaks TAP.
 check: deps all
