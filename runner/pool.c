@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "compiler/util/array.h"
 #include "compiler/util/error.h"
 
 /* What a dying worker leaves for the parent: memory both map (MAP_SHARED). */
@@ -30,14 +31,20 @@ struct crash_slot {
 	char phase[32], pass[64], target[32];
 };
 
+/* Jobs sent ahead to a worker: while it compiles one, the next waits in its
+ * pipe, so a worker never idles through the parent's turn-around (a round
+ * trip costs about 100 us on the machines measured; bench/10-run.sh). */
+#define DEPTH 2
+
 struct worker {
 	pid_t pid;		/* 0: no process in this slot */
 	int to_fd;		/* jobs: parent's write end */
 	int from_fd;		/* replies: parent's read end, non-blocking */
 	struct crash_slot *slot;
-	bool busy;
-	struct pool_job job;
-	uint64_t deadline;	/* ms; 0: none */
+	struct pool_job q[DEPTH];	/* sent, not answered; q[0] is running */
+	int nq;
+	bool retiring;		/* served its share: no more jobs */
+	uint64_t deadline;	/* of q[0], ms; 0: none */
 	uint64_t kill_at;	/* ms: SIGKILL the group if still alive; 0: not killing */
 	bool timed_out;
 	unsigned served;
@@ -52,6 +59,7 @@ struct pool {
 	int nw;
 	bool ended;		/* `next` said POOL_END */
 	pid_t parent;
+	ARRAY(struct pool_job) returned;	/* queued behind a job that died: to send again */
 };
 
 /*
@@ -240,7 +248,8 @@ static int spawn(struct pool *p, int i)
 	w->pid = pid;
 	w->to_fd = job_pipe[1];
 	w->from_fd = reply_pipe[0];
-	w->busy = false;
+	w->nq = 0;
+	w->retiring = false;
 	w->timed_out = false;
 	w->deadline = w->kill_at = 0;
 	w->served = 0;
@@ -248,8 +257,9 @@ static int spawn(struct pool *p, int i)
 	return 0;
 }
 
-/* Wait for a worker that is gone or going, and free its slot; report the job
- * it held, if any. */
+/* Wait for a worker that is gone or going, and free its slot.  The job it was
+ * running, if any, is reported; the ones queued behind it never started and
+ * go back to be sent again. */
 static void reap(struct pool *p, struct worker *w)
 {
 	int status = 0;
@@ -264,9 +274,13 @@ static void reap(struct pool *p, struct worker *w)
 	w->to_fd = w->from_fd = -1;
 	w->pid = 0;
 	strbuf_reset(&w->in);
-	if (!w->busy)
+	w->retiring = false;
+	w->served = 0;
+	if (!w->nq)
 		return;
-	w->busy = false;
+	for (int i = w->nq - 1; i >= 1; i--)
+		array_push(&p->returned, w->q[i]);
+	w->nq = 0;
 
 	struct pool_fault f = { .kind = w->timed_out ? POOL_TIMEOUT : POOL_CRASH };
 	if (w->timed_out)
@@ -282,7 +296,8 @@ static void reap(struct pool *p, struct worker *w)
 		f.phase[sizeof(f.phase) - 1] = f.pass[sizeof(f.pass) - 1] =
 			f.target[sizeof(f.target) - 1] = '\0';
 	}
-	p->cb->fault(p->ctx, &w->job, &f);
+	w->timed_out = w->retiring = false;
+	p->cb->fault(p->ctx, &w->q[0], &f);
 }
 
 /* An idle worker that served its share: close its job pipe, it exits. */
@@ -293,41 +308,72 @@ static void retire(struct pool *p, struct worker *w)
 	reap(p, w);
 }
 
-static int start(struct pool *p, struct worker *w, int i, const struct pool_job *job)
+static uint64_t deadline_from(const struct pool *p, uint64_t now)
 {
+	return p->o->timeout_s ? now + p->o->timeout_s * 1000ull : 0;
+}
+
+/* Send `job` to worker i (started if need be). */
+static int send_job(struct pool *p, int i, const struct pool_job *job)
+{
+	struct worker *w = &p->w[i];
 	for (int attempt = 0; attempt < 2; attempt++) {
 		if (!w->pid && spawn(p, i) < 0)
 			return -1;
 		if (write_full(w->to_fd, job, sizeof(*job)) == 0) {
-			w->busy = true;
-			w->job = *job;
-			w->timed_out = false;
-			w->kill_at = 0;
-			w->deadline = p->o->timeout_s ? now_ms() + p->o->timeout_s * 1000ull : 0;
+			if (!w->nq) {
+				w->timed_out = false;
+				w->kill_at = 0;
+				w->deadline = deadline_from(p, now_ms());
+			}
+			w->q[w->nq++] = *job;
 			return 0;
 		}
-		reap(p, w);	/* it died while idle: start a fresh one */
+		if (w->nq) {	/* it died busy: reaped at EOF; `job` goes again */
+			array_push(&p->returned, *job);
+			return 0;
+		}
+		reap(p, w);	/* it died idle: start a fresh one */
 	}
 	return error("a worker process died before it took a job");
 }
 
+/* The next job to send: one given back first, then the caller's. */
+static bool take_job(struct pool *p, struct pool_job *job)
+{
+	if (p->returned.len) {
+		*job = array_pop(&p->returned);
+		return true;
+	}
+	if (p->ended)
+		return false;
+	switch (p->cb->next(p->ctx, job)) {
+	case POOL_END:
+		p->ended = true;
+		return false;
+	case POOL_WAIT:
+		return false;
+	case POOL_JOB:
+		return true;
+	}
+	return false;
+}
+
+/* Fill the workers, one job each first, then up to DEPTH. */
 static int start_jobs(struct pool *p)
 {
-	for (int i = 0; i < p->nw && !p->ended; i++) {
-		struct worker *w = &p->w[i];
-		struct pool_job job;
-		if (w->busy)
-			continue;
-		switch (p->cb->next(p->ctx, &job)) {
-		case POOL_END:
-			p->ended = true;
-			return 0;
-		case POOL_WAIT:
-			return 0;
-		case POOL_JOB:
-			if (start(p, w, i, &job) < 0)
+	for (int depth = 1; depth <= DEPTH; depth++) {
+		for (int i = 0; i < p->nw; i++) {
+			struct worker *w = &p->w[i];
+			struct pool_job job;
+			if (w->nq >= depth || w->retiring || w->timed_out ||
+			    (p->o->jobs_per_worker &&
+			     w->served + (unsigned)w->nq >= p->o->jobs_per_worker))
+				continue;
+			if (!take_job(p, &job))
+				return 0;
+			if (send_job(p, i, &job) < 0)
 				return -1;
-			break;
 		}
 	}
 	return 0;
@@ -336,13 +382,13 @@ static int start_jobs(struct pool *p)
 static bool any_busy(const struct pool *p)
 {
 	for (int i = 0; i < p->nw; i++)
-		if (p->w[i].busy)
+		if (p->w[i].nq)
 			return true;
-	return false;
+	return p->returned.len > 0;
 }
 
-/* Read what a worker sent; hand over a complete reply; reap it at EOF (after
- * the reply, which a worker may have sent just before it died). */
+/* Read what a worker sent; hand over each complete reply; reap it at EOF
+ * (after the replies, which a worker may have sent just before it died). */
 static void drain(struct pool *p, struct worker *w)
 {
 	bool eof = false;
@@ -359,23 +405,31 @@ static void drain(struct pool *p, struct worker *w)
 		}
 		strbuf_setlen(&w->in, w->in.len + (size_t)n);
 	}
+	size_t used = 0;
 	uint64_t len;
-	if (w->in.len >= sizeof(len)) {
-		memcpy(&len, w->in.buf, sizeof(len));
-		if (w->in.len >= sizeof(len) + len) {
-			if (w->in.len > sizeof(len) + len || !w->busy)
-				BUG("worker %d sent %zu bytes for a %llu-byte reply", (int)w->pid,
-				    w->in.len, (unsigned long long)len);
-			w->busy = false;
-			w->served++;
-			p->cb->done(p->ctx, &w->job, w->in.buf + sizeof(len), (size_t)len);
-			strbuf_reset(&w->in);
-			if (!eof && p->o->jobs_per_worker && w->served >= p->o->jobs_per_worker)
-				retire(p, w);
-		}
+	while (w->in.len - used >= sizeof(len)) {
+		memcpy(&len, w->in.buf + used, sizeof(len));
+		if (w->in.len - used - sizeof(len) < len)
+			break;
+		if (!w->nq)
+			BUG("worker %d sent a reply to no job", (int)w->pid);
+		struct pool_job job = w->q[0];
+		memmove(w->q, w->q + 1, (size_t)--w->nq * sizeof(w->q[0]));
+		w->deadline = w->nq ? deadline_from(p, now_ms()) : 0;
+		w->served++;
+		p->cb->done(p->ctx, &job, w->in.buf + used + sizeof(len), (size_t)len);
+		used += sizeof(len) + (size_t)len;
 	}
+	if (used) {
+		memmove(w->in.buf, w->in.buf + used, w->in.len - used);
+		strbuf_setlen(&w->in, w->in.len - used);
+	}
+	if (p->o->jobs_per_worker && w->served >= p->o->jobs_per_worker)
+		w->retiring = true;
 	if (eof)
 		reap(p, w);
+	else if (w->retiring && !w->nq)
+		retire(p, w);
 }
 
 /* Deadlines: SIGUSR1 first (the worker reports where it was), SIGKILL later. */
@@ -383,7 +437,7 @@ static void check_deadlines(struct pool *p, uint64_t now)
 {
 	for (int i = 0; i < p->nw; i++) {
 		struct worker *w = &p->w[i];
-		if (!w->busy)
+		if (!w->nq)
 			continue;
 		if (w->deadline && now >= w->deadline && !w->timed_out) {
 			w->timed_out = true;
@@ -402,7 +456,7 @@ static int next_wakeup(const struct pool *p, uint64_t now, unsigned tick_ms)
 	uint64_t wake = now + tick_ms;
 	for (int i = 0; i < p->nw; i++) {
 		const struct worker *w = &p->w[i];
-		if (!w->busy)
+		if (!w->nq)
 			continue;
 		if (w->deadline && !w->timed_out && w->deadline < wake)
 			wake = w->deadline;
@@ -421,13 +475,13 @@ static void stop_all(struct pool *p, bool kill_them)
 		if (kill_them) {
 			kill(-w->pid, SIGKILL);
 			kill(w->pid, SIGKILL);
-			w->busy = false;	/* interrupted: no report */
 		}
+		w->nq = 0;	/* interrupted: no report */
 		close(w->to_fd);
 		w->to_fd = -1;
-		w->busy = false;
 		reap(p, w);
 	}
+	p->returned.len = 0;
 }
 
 static void on_stop(int sig)
@@ -528,6 +582,7 @@ int pool_run(const struct pool_options *o, const struct pool_callbacks *cb, void
 	for (int i = 0; i < p.nw; i++)
 		strbuf_release(&p.w[i].in);
 	munmap(slots, sizeof(*slots) * (size_t)p.nw);
+	array_free(&p.returned);
 	free(p.w);
 	return ret;
 }
