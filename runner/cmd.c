@@ -260,6 +260,19 @@ void run_version(char version[32], char commit[96])
 		 paren ? paren + 1 : "");
 }
 
+json_t *run_label_json(const struct run_config *c)
+{
+	if (c->label)
+		return json_string(c->label);
+	size_t n = strlen(c->out_dir);
+	while (n > 1 && c->out_dir[n - 1] == '/')
+		n--;
+	size_t start = n;
+	while (start && c->out_dir[start - 1] != '/')
+		start--;
+	return json_stringn(c->out_dir + start, n - start);
+}
+
 const char *run_settings_diff(json_t *a, json_t *b)
 {
 	const char *key;

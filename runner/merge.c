@@ -151,15 +151,13 @@ static json_t *merged_json(const struct run_config *c, struct part *p, size_t n,
 			"end", json_object_get(p[i].run, "end")));
 	}
 	json_t *first = p[0].run;
-	const char *slash = strrchr(c->out_dir, '/');
 	json_t *opts = json_array();
 	for (int i = 1; i < c->argc; i++)
 		json_array_append_new(opts, json_string(c->argv[i]));
 
 	json_object_set(o, "shdb_version", json_object_get(first, "shdb_version"));
 	json_object_set(o, "git_commit", json_object_get(first, "git_commit"));
-	json_object_set_new(o, "label", json_string(c->label ? c->label
-						    : slash && slash[1] ? slash + 1 : c->out_dir));
+	json_object_set_new(o, "label", run_label_json(c));
 	json_object_set_new(o, "date", start ? json_string(start) : json_null());
 	json_object_set_new(o, "status", json_string("complete"));
 	json_object_set_new(o, "options", opts);

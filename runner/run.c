@@ -467,6 +467,11 @@ static void setup_targets(struct run *r)
 		copy = xstrdup(list ? list : "");
 		n = 0;
 		for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			bool dup = false;
+			for (size_t i = 0; i < n; i++)
+				dup |= !strcmp(r->labels[i].name, tok);
+			if (dup)
+				continue;
 			r->labels[n] = (struct target){ .name = xstrdup(tok), .description = "" };
 			array_push(&r->targets, &r->labels[n++]);
 		}
@@ -552,7 +557,6 @@ static json_t *run_json(const struct run *r, const struct session *ses, const ch
 	const struct run_config *c = r->cfg;
 	char version[32], commit[96], digest[32];
 	json_t *o = json_object(), *roots = json_array(), *t = json_array();
-	const char *slash = strrchr(c->out_dir, '/');
 
 	run_version(version, commit);
 	for (size_t i = 0; i < r->in.roots.len; i++)
@@ -563,8 +567,7 @@ static json_t *run_json(const struct run *r, const struct session *ses, const ch
 
 	json_object_set_new(o, "shdb_version", json_string(version));
 	json_object_set_new(o, "git_commit", json_string(commit));
-	json_object_set_new(o, "label", json_string(c->label ? c->label
-						    : slash && slash[1] ? slash + 1 : c->out_dir));
+	json_object_set_new(o, "label", run_label_json(c));
 	json_object_set_new(o, "date", json_string(ses->start));
 	json_object_set_new(o, "status", json_string(status));
 	json_object_set_new(o, "options", string_array(c->argv + 1, (size_t)c->argc - 1));

@@ -48,6 +48,8 @@ void run_timestamp(char buf[32]);
 json_t *run_host_json(void);
 /* shdb's version and git description, from shdb_version(). */
 void run_version(char version[32], char commit[96]);
+/* --label, or the output folder's name. */
+json_t *run_label_json(const struct run_config *c);
 /* The first key whose values differ between two settings objects, or NULL. */
 const char *run_settings_diff(json_t *a, json_t *b);
 
