@@ -788,6 +788,7 @@ static int finish_run(struct run *r, const struct session *ses, int pool_ret)
 	flush(r);
 	if (!r->io_errno && rundir_sync(&r->dir, true) < 0)
 		r->io_errno = errno;
+	progress_update(&r->progress, r->completed, r->failures, true);
 	progress_end(&r->progress);
 	if (pool_ret > 0)
 		status = "interrupted";

@@ -98,6 +98,16 @@ test_expect 'no progress line when standard error is not a terminal' '
 	$SHDB run -q --force -o sum corpus 2>err && ! grep -q "files/s" err
 '
 
+if command -v script >/dev/null 2>&1; then
+test_expect 'a progress line on a terminal' '
+	script -qec "$SHDB run --force -o tty corpus" typescript >/dev/null 2>&1 &&
+	grep -a "files/s" typescript | grep -a "ETA" | grep -aq "failures" &&
+	grep -aq "7/7 100%" typescript
+'
+else
+test_skip 'a progress line on a terminal' 'no script(1)'
+fi
+
 test_expect 'failures do not fail the run, unless --fail-on-error' '
 	$SHDB run -q --force -o sum corpus 2>/dev/null &&
 	expect_status 1 $SHDB run -q --force --fail-on-error -o sum corpus 2>/dev/null
