@@ -1,0 +1,153 @@
+/*
+ * IR validation, run on input and (in the pipeline's PASS macro) after
+ * every pass: the lists and the CFG are consistent, every source reads a
+ * value that is defined and dominates it (phis: dominates the predecessor),
+ * value classes match, operand counts match the opcode table, sources carry
+ * only the flags their slot allows, and phis lead their block.
+ */
+#include "compiler/ir3/ir3.h"
+
+#include <stdarg.h>
+
+struct vctx {
+	struct ir3 *ir;
+	struct strbuf *err;
+	bool ok;
+	const struct ir3_instruction *instr;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void fail(struct vctx *v, const char *fmt, ...)
+{
+	if (!v->ok)
+		return;
+	v->ok = false;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(v->err, fmt, ap);
+	va_end(ap);
+	if (v->instr) {
+		strbuf_addstr(v->err, ": ");
+		ir3_print_instr(v->err, v->instr);
+	}
+}
+
+#define CLASS_FLAGS (IR3_REG_HALF | IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED)
+
+/* Does `def` reach `use` (a source of `user`) in SSA order? */
+static bool def_reaches(const struct ir3_register *def, const struct ir3_instruction *user,
+			const struct ir3_block *use_block)
+{
+	const struct ir3_instruction *d = def->instr;
+	if (user->opc == OPC_META_PHI)	/* read at the end of the predecessor */
+		return d->block == use_block || ir3_block_dominates(d->block, use_block);
+	if (d->block == use_block) {
+		for (const struct ir3_instruction *i = d; i; i = i->next)
+			if (i == user)
+				return i != d;
+		return user->block != use_block;
+	}
+	return ir3_block_dominates(d->block, use_block);
+}
+
+static void check_src(struct vctx *v, struct ir3_instruction *i, unsigned n)
+{
+	struct ir3_register *r = i->srcs[n];
+	if (r->instr != i)
+		fail(v, "source %u does not point back at its instruction", n);
+	if (r->def) {
+		if (!(r->def->flags & IR3_REG_SSA) || !r->def->instr || !r->def->instr->block)
+			fail(v, "source %u reads a value that is not defined", n);
+		else if ((r->flags & CLASS_FLAGS) != (r->def->flags & CLASS_FLAGS))
+			fail(v, "source %u has another class than its value", n);
+		else {
+			struct ir3_block *at = i->block;
+			if (i->opc == OPC_META_PHI) {
+				if (!r->pred)
+					fail(v, "phi source %u names no predecessor", n);
+				else
+					at = r->pred;
+			}
+			if (at->idom && r->def->instr->block->idom && !def_reaches(r->def, i, at))
+				fail(v, "source %u: %%%u does not dominate its use", n, r->def->name);
+		}
+	}
+	if (!ir3_is_meta(i) && !(i->flags & IR3_INSTR_COPY) &&
+	    !ir3_valid_flags(i, n, r->flags & ~(IR3_REG_SSA | IR3_REG_ASSIGNED | IR3_REG_KILL |
+						IR3_REG_FIRST_KILL | IR3_REG_R | IR3_REG_ALIAS |
+						IR3_REG_FIRST_ALIAS)))
+		fail(v, "source %u carries flags its slot does not allow", n);
+	if ((r->flags & IR3_REG_IMMED) && !ir3_is_meta(i) && !ir3_imm_encodable(i, r))
+		fail(v, "immediate %d of source %u cannot be encoded", r->iim, n);
+	if ((r->flags & IR3_REG_RELATIV) && !i->address && !(r->flags & IR3_REG_ASSIGNED) &&
+	    !v->ir->legalized)
+		fail(v, "relative source %u without an address", n);
+}
+
+static void check_instr(struct vctx *v, struct ir3_block *b, struct ir3_instruction *i,
+			bool *seen_non_phi)
+{
+	const struct ir3_opc_info *op = ir3_op(i->opc);
+	v->instr = i;
+	if (i->block != b)
+		fail(v, "instruction in block b%u claims another block", b->index);
+	if (op->ndst >= 0 && i->ndst != (unsigned)op->ndst && !(i->flags & IR3_INSTR_COPY))
+		fail(v, "%s takes %d destination(s), has %u", op->name, op->ndst, i->ndst);
+	if (op->nsrc >= 0 && i->nsrc != (unsigned)op->nsrc && !(i->flags & IR3_INSTR_COPY))
+		fail(v, "%s takes %d source(s), has %u", op->name, op->nsrc, i->nsrc);
+	if (i->opc == OPC_META_PHI) {
+		if (*seen_non_phi)
+			fail(v, "phi after other instructions");
+		if (i->nsrc != b->npreds)
+			fail(v, "phi has %u sources for %u predecessors", i->nsrc, b->npreds);
+		for (unsigned p = 0; p < b->npreds; p++)
+			if (!ir3_phi_src(i, b->preds[p]))
+				fail(v, "phi has no source for predecessor b%u", b->preds[p]->index);
+	} else {
+		*seen_non_phi = true;
+	}
+	if (ir3_is_terminator(i) && !v->ir->legalized) {
+		for (struct ir3_instruction *n = i->next; n; n = n->next)
+			if (!ir3_is_meta(n))
+				fail(v, "terminator is not last in its block");
+	}
+	for (unsigned n = 0; n < i->ndst; n++)
+		if (i->dsts[n]->instr != i)
+			fail(v, "destination %u does not point back at its instruction", n);
+	for (unsigned n = 0; n < i->nsrc; n++)
+		check_src(v, i, n);
+	if (i->repeat && !(op->flags & IR3_OP_RPT))
+		fail(v, "%s cannot repeat", op->name);
+	if (i->opc == OPC_NOP && i->repeat > 5)
+		fail(v, "(rpt%u)nop: at most (rpt5)", i->repeat);
+	if (i->nop && (i->nop > 3 || (op->cat != 2 && op->cat != 3) || i->repeat))
+		fail(v, "(nop%u) only on cat2/cat3 without repeat, at most 3", i->nop);
+	if ((i->flags & IR3_INSTR_SS) && !ir3_supports_ss(i))
+		fail(v, "%s has no (ss) bit", op->name);
+	v->instr = NULL;
+}
+
+bool ir3_validate(struct ir3 *ir, struct strbuf *err)
+{
+	struct vctx v = { .ir = ir, .err = err, .ok = true };
+	ir3_calc_preds(ir);
+	ir3_calc_dominance(ir);
+	foreach_block(b, ir) {
+		if (b->ir != ir)
+			fail(&v, "block b%u belongs to another shader", b->index);
+		struct ir3_instruction *prev = NULL;
+		bool seen_non_phi = false;
+		foreach_instr(i, b) {
+			if (i->prev != prev)
+				fail(&v, "broken instruction list in block b%u", b->index);
+			prev = i;
+			check_instr(&v, b, i, &seen_non_phi);
+		}
+		if (b->last != prev)
+			fail(&v, "broken instruction list end in block b%u", b->index);
+		for (int s = 0; s < 2; s++)
+			if (b->succ[s] && b->succ[s]->ir != ir)
+				fail(&v, "block b%u has a successor outside the shader", b->index);
+	}
+	return v.ok;
+}
