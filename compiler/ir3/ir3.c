@@ -766,12 +766,30 @@ bool ir3_writes_pred(const struct ir3_instruction *i)
 
 bool ir3_is_same_type_mov(const struct ir3_instruction *i)
 {
-	if (i->opc != OPC_MOV || i->type != i->dst_type || i->repeat)
+	switch (i->opc) {
+	case OPC_MOV:
+		if (i->type != i->dst_type)
+			return false;
+		break;
+	case OPC_ABSNEG_F:
+	case OPC_ABSNEG_S:
+		if (i->flags & IR3_INSTR_SAT)
+			return false;
+		break;
+	case OPC_META_PHI:
+		if (i->nsrc != 1)
+			return false;
+		break;
+	default:
+		return false;
+	}
+	if (i->repeat || i->ndst != 1 || i->nsrc < 1)
 		return false;
 	const struct ir3_register *d = i->dsts[0], *s = i->srcs[0];
 	if (d->flags & (IR3_REG_RELATIV | IR3_REG_SHARED | IR3_REG_PREDICATE | IR3_REG_ADDR))
 		return false;
-	return !(s->flags & IR3_REG_MODS);
+	/* the source has the destination's size (Mesa's is_same_type_reg) */
+	return (d->flags & IR3_REG_HALF) == (s->flags & IR3_REG_HALF);
 }
 
 /* ------------------------------------------------------------------ */

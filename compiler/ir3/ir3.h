@@ -241,6 +241,7 @@ struct ir3 {
 	int loops;			/* -1: count of back edges */
 	bool need_pixlod;		/* FS uses implicit derivatives */
 	bool legalized;			/* branches resolved, nops and syncs in place */
+	bool prefetch_end_of_quad;	/* FS: helpers end with the prefetches */
 
 	/* filled by the pipeline */
 	const struct ir3_info *target;
@@ -387,7 +388,8 @@ bool ir3_is_war_producer(const struct ir3_instruction *i);
 bool ir3_supports_ss(const struct ir3_instruction *i);
 bool ir3_writes_addr(const struct ir3_instruction *i);
 bool ir3_writes_pred(const struct ir3_instruction *i);
-/* A mov that does not convert (cat1 src type == dst type). */
+/* A copy that may be folded into its users: a mov that does not convert,
+ * an absneg without (sat), a single-source phi (Mesa's is_same_type_mov). */
 bool ir3_is_same_type_mov(const struct ir3_instruction *i);
 
 static inline unsigned ir3_reg_elems(const struct ir3_register *r)

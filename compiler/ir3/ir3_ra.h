@@ -1,0 +1,60 @@
+/*
+ * What the scheduler, register allocation and the stages after it share:
+ * liveness, merge sets and the half-register units RA counts in.
+ *
+ * The register file is measured in half-register units ("physregs"): a full
+ * component takes 2, a half component 1.  Full rN.c is physreg 2*(4N+c);
+ * half hrN.c is physreg 4N+c, which on merged-register GPUs (a6xx+) is the
+ * low or high half of r(N/2).  Before a6xx the half file is separate.
+ */
+#ifndef SHDB_IR3_RA_H
+#define SHDB_IR3_RA_H
+
+#include "compiler/ir3/ir3.h"
+
+#define RA_FULL_SIZE (4 * 48 * 2)	/* r0.x–r47.w */
+#define RA_HALF_SIZE (4 * 48)		/* hr0.x–hr47.w */
+
+struct ir3_liveness {
+	unsigned ndefs, nblocks;
+	struct ir3_register **defs;	/* by name */
+	bitset_word **live_in, **live_out;	/* by block index */
+};
+
+struct ir3_liveness *ir3_calc_liveness(struct ir3 *ir, struct arena *a);
+/* Is `def` read after `instr` (later in its block, or live-out)? */
+bool ir3_def_live_after(const struct ir3_liveness *l, const struct ir3_register *def,
+			const struct ir3_instruction *instr);
+
+/* A merge set (ir3_merge.c): values that share a register when they can. */
+struct ir3_merge_set {
+	unsigned size;			/* half-register units */
+	unsigned alignment;		/* 1 (all half) or 2 */
+	unsigned preferred_reg;		/* ~0u: none yet */
+	unsigned interval_start;
+	struct ir3_register **regs;	/* members, in dominance order */
+	unsigned nregs;
+	void *coverage;			/* ir3_ra.c's pressure count, per unit */
+};
+
+/* Give every phi a parallel copy at the end of each predecessor (CSSA);
+ * splits critical edges first. */
+void ir3_create_parallel_copies(struct ir3 *ir);
+/* Coalesce phis, then splits, collects and parallel copies into merge sets,
+ * and lay every value out on the global interval line. */
+void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l);
+
+/* GPR values: those the register file holds. */
+static inline bool ir3_ra_def(const struct ir3_register *r)
+{
+	return (r->flags & IR3_REG_SSA) &&
+	       !(r->flags & (IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED));
+}
+
+static inline bool ir3_ra_src(const struct ir3_register *r)
+{
+	return r->def && (r->flags & IR3_REG_SSA) && ir3_ra_def(r->def) &&
+	       !(r->flags & (IR3_REG_CONST | IR3_REG_IMMED));
+}
+
+#endif

@@ -1,0 +1,599 @@
+/*
+ * Pre-RA list scheduler, one block at a time over a dependency DAG, with
+ * Mesa's ir3_sched.c policy (targets.md §2.2 step 9):
+ *
+ *  1. Meta instructions other than collect go first (inputs, splits: a
+ *     split lets RA reuse the vector's registers as soon as possible).
+ *  2. Otherwise prefer an instruction that frees registers, then one that
+ *     leaves the pressure unchanged (Goodman/Hsu "CSR"); among those the
+ *     ready one (no nop needed) first, then the longest critical path.
+ *     This first try defers instructions that would need an (ss)/(sy) while
+ *     an SFU or texture result is still far from ready, and a ninth
+ *     outstanding SFU or texture instruction.
+ *  3. Only then an instruction that grows the pressure: ready ones first,
+ *     then the longest critical path, then the smallest growth.
+ *
+ * Pressure is the number of components of values live in the block
+ * (Mesa's live_effect).  Latency comes from ir3_delayslots (hard delays for
+ * readiness, soft ones for the critical path).  a0.x holds one value at a
+ * time and p0 `num_predicates` values: a writer waits until the registers
+ * are free; when everything is blocked on them, the current value's writer
+ * is cloned for its remaining users.  Texture and memory instructions wait
+ * for pending kills they do not feed.  Phis stay at the top and the
+ * terminator at the end.  False dependencies keep memory accesses of the
+ * same kind, barriers and kills in order.
+ */
+#include "compiler/ir3/ir3_passes.h"
+#include "compiler/ir3/ir3_ra.h"
+
+#include <string.h>
+
+#include "compiler/util/array.h"
+#include "compiler/util/error.h"
+
+struct sched_edge {
+	struct sched_node *to;
+	unsigned delay;			/* hard delay slots */
+};
+
+struct sched_node {
+	struct ir3_instruction *instr;
+	ARRAY(struct sched_edge) succs;
+	unsigned npreds;		/* unscheduled predecessors */
+	unsigned delay;			/* largest soft delay after a producer */
+	unsigned max_delay;		/* critical path to the block's end */
+	unsigned earliest;		/* first cycle it issues without nops */
+	unsigned order;			/* original position */
+	unsigned ss_index, sy_index;	/* when scheduled as a producer */
+	bool scheduled, kill_path;
+};
+
+struct sched_ctx {
+	struct ir3 *ir;
+	const struct ir3_info *t;
+	struct arena *a;
+	struct ir3_liveness *live;
+	struct ir3_block *block;
+	ARRAY(struct sched_node *) nodes;
+	unsigned *uses;			/* by value name: unscheduled reads, +1 if live-out */
+	unsigned nuses;
+	unsigned ip;
+	unsigned ss_delay, sy_delay;
+	unsigned ss_index, sy_index, first_ss, first_sy;
+	unsigned kills, texs;		/* unscheduled kills, tex/mem */
+	struct ir3_register *addr;	/* the value in a0.x */
+	unsigned live_preds;
+};
+
+static struct sched_node *node_of(const struct ir3_instruction *i)
+{
+	return i ? i->data : NULL;
+}
+
+static bool in_block(struct sched_ctx *c, const struct ir3_instruction *i)
+{
+	return i && i->block == c->block && i->data && i->opc != OPC_META_PHI;
+}
+
+static void add_edge(struct sched_node *from, struct sched_node *to, unsigned delay)
+{
+	if (from == to)
+		return;
+	for (size_t k = 0; k < from->succs.len; k++)
+		if (from->succs.data[k].to == to) {
+			if (from->succs.data[k].delay < delay)
+				from->succs.data[k].delay = delay;
+			return;
+		}
+	array_push(&from->succs, (struct sched_edge){ .to = to, .delay = delay });
+	to->npreds++;
+}
+
+/* Dependencies of source `n` of `i` on instructions of this block: through
+ * meta instructions to the real producers, whose latency is what counts. */
+static void add_src_deps(struct sched_ctx *c, struct sched_node *n, struct ir3_instruction *src,
+			 unsigned srcn, unsigned depth)
+{
+	if (!in_block(c, src))
+		return;
+	unsigned hard = ir3_delayslots(c->t, src, n->instr, srcn, false);
+	unsigned soft = ir3_delayslots(c->t, src, n->instr, srcn, true);
+	add_edge(node_of(src), n, hard);
+	if (soft > n->delay)
+		n->delay = soft;
+	if (ir3_is_meta(src) && depth < 4)
+		for (unsigned k = 0; k < src->nsrc; k++)
+			if (src->srcs[k]->def)
+				add_src_deps(c, n, src->srcs[k]->def->instr, srcn, depth + 1);
+}
+
+enum mem_kind { MEM_LOCAL, MEM_GLOBAL, MEM_PRIVATE, MEM_CONST, MEM_KINDS };
+
+static int mem_kind(const struct ir3_instruction *i)
+{
+	if (ir3_has_flag(i, IR3_OP_LOCAL))
+		return MEM_LOCAL;
+	if (ir3_has_flag(i, IR3_OP_PRIVATE))
+		return MEM_PRIVATE;
+	if (ir3_has_flag(i, IR3_OP_CONSTMEM))
+		return MEM_CONST;
+	if (ir3_has_flag(i, IR3_OP_GLOBAL) || ir3_is_tex(i))
+		return MEM_GLOBAL;
+	return -1;
+}
+
+static bool writes_mem(const struct ir3_instruction *i)
+{
+	return ir3_has_flag(i, IR3_OP_STORE) || ir3_has_flag(i, IR3_OP_ATOMIC);
+}
+
+/* Memory order, barriers, kills, flow with effects. */
+static void add_false_deps(struct sched_ctx *c)
+{
+	struct sched_node *last_store[MEM_KINDS] = { 0 }, *last_barrier = NULL, *last_kill = NULL;
+	struct sched_node *last_side = NULL;
+	ARRAY(struct sched_node *) loads[MEM_KINDS] = { 0 };
+
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *n = c->nodes.data[k];
+		struct ir3_instruction *i = n->instr;
+		int kind = mem_kind(i);
+		bool barrier = ir3_has_flag(i, IR3_OP_BARRIER);
+
+		if (barrier) {
+			for (int m = 0; m < MEM_KINDS; m++) {
+				if (last_store[m])
+					add_edge(last_store[m], n, 0);
+				for (size_t l = 0; l < loads[m].len; l++)
+					add_edge(loads[m].data[l], n, 0);
+				loads[m].len = 0;
+				last_store[m] = n;
+			}
+		} else if (kind >= 0) {
+			if (last_barrier)
+				add_edge(last_barrier, n, 0);
+			if (last_store[kind])
+				add_edge(last_store[kind], n, 0);
+			if (writes_mem(i)) {
+				for (size_t l = 0; l < loads[kind].len; l++)
+					add_edge(loads[kind].data[l], n, 0);
+				loads[kind].len = 0;
+				last_store[kind] = n;
+				if (last_kill)
+					add_edge(last_kill, n, 0);
+			} else {
+				array_push(&loads[kind], n);
+			}
+		}
+		if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE) {
+			if (last_kill)
+				add_edge(last_kill, n, 0);
+			for (int m = 0; m < MEM_KINDS; m++)
+				if (last_store[m])
+					add_edge(last_store[m], n, 0);
+			last_kill = n;
+		}
+		if (barrier)
+			last_barrier = n;
+		/* other flow with effects keeps its order */
+		if (ir3_is_flow(i) || ir3_is_barrier(i)) {
+			if (last_side)
+				add_edge(last_side, n, 0);
+			last_side = n;
+		}
+	}
+	for (int m = 0; m < MEM_KINDS; m++)
+		array_free(&loads[m]);
+}
+
+static void mark_kill_path(struct sched_node *n)
+{
+	if (n->kill_path)
+		return;
+	n->kill_path = true;
+	struct ir3_instruction *i = n->instr;
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		struct ir3_instruction *d = i->srcs[k]->def ? i->srcs[k]->def->instr : NULL;
+		if (d && d->data && d->block == i->block && d->opc != OPC_META_PHI)
+			mark_kill_path(d->data);
+	}
+}
+
+static void count_uses(struct sched_ctx *c)
+{
+	foreach_instr(i, c->block) {
+		if (i->opc == OPC_META_PHI)
+			continue;
+		for (unsigned k = 0; k < i->nsrc; k++)
+			if (i->srcs[k]->def)
+				c->uses[i->srcs[k]->def->name]++;
+		if (i->address)
+			c->uses[i->address->dsts[0]->name]++;
+	}
+	BITSET_FOREACH(v, c->live->live_out[c->block->index], c->live->ndefs)
+		c->uses[v]++;
+}
+
+static struct sched_node *new_node(struct sched_ctx *c, struct ir3_instruction *i)
+{
+	struct sched_node *n = arena_new(c->a, struct sched_node);
+	n->instr = i;
+	n->order = (unsigned)c->nodes.len;
+	i->data = n;
+	array_push(&c->nodes, n);
+	return n;
+}
+
+static void build_dag(struct sched_ctx *c)
+{
+	c->nodes.len = 0;
+	foreach_instr(i, c->block)
+		i->data = NULL;
+	foreach_instr(i, c->block)
+		if (i->opc != OPC_META_PHI)
+			new_node(c, i);
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *n = c->nodes.data[k];
+		struct ir3_instruction *i = n->instr;
+		for (unsigned s = 0; s < i->nsrc; s++)
+			if (i->srcs[s]->def)
+				add_src_deps(c, n, i->srcs[s]->def->instr, s, 0);
+		if (i->address && in_block(c, i->address))
+			add_edge(node_of(i->address), n, ir3_delayslots(c->t, i->address, i, 0, false));
+	}
+	add_false_deps(c);
+	/* the terminator and end come after everything */
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *n = c->nodes.data[k];
+		if (!ir3_is_terminator(n->instr) && n->instr->opc != OPC_END)
+			continue;
+		for (size_t m = 0; m < c->nodes.len; m++)
+			if (m != k)
+				add_edge(c->nodes.data[m], n, 0);
+	}
+	/* critical paths, in reverse topological (= original) order */
+	for (size_t k = c->nodes.len; k-- > 0;) {
+		struct sched_node *n = c->nodes.data[k];
+		unsigned m = 0;
+		for (size_t e = 0; e < n->succs.len; e++)
+			if (n->succs.data[e].to->max_delay > m)
+				m = n->succs.data[e].to->max_delay;
+		n->max_delay = m + n->delay;
+	}
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct ir3_instruction *i = c->nodes.data[k]->instr;
+		if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE) {
+			mark_kill_path(c->nodes.data[k]);
+			c->kills++;
+		}
+		if (ir3_is_tex(i) || ir3_is_mem(i))
+			c->texs++;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* choosing */
+
+static unsigned dst_comps(const struct ir3_register *r)
+{
+	return ir3_ra_def(r) ? ir3_reg_elems(r) : 0;
+}
+
+static int live_effect(struct sched_ctx *c, struct ir3_instruction *i)
+{
+	int new_live = 0, freed = 0;
+	if (i->opc != OPC_META_SPLIT)
+		for (unsigned k = 0; k < i->ndst; k++)
+			if (c->uses[i->dsts[k]->name])
+				new_live += (int)dst_comps(i->dsts[k]);
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		struct ir3_register *d = i->srcs[k]->def;
+		if (!d || d->instr->block != c->block || !ir3_ra_def(d))
+			continue;
+		bool dup = false;
+		for (unsigned m = 0; m < k; m++)
+			dup |= i->srcs[m]->def == d;
+		if (!dup && c->uses[d->name] == 1)
+			freed += (int)dst_comps(d);
+	}
+	return new_live - freed;
+}
+
+static bool reads_outstanding(struct sched_ctx *c, struct ir3_instruction *i, bool ss)
+{
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		struct ir3_register *d = i->srcs[k]->def;
+		if (!d || d->instr->block != c->block || !d->instr->data)
+			continue;
+		struct sched_node *p = d->instr->data;
+		if (!p->scheduled)
+			continue;
+		if (ss && ir3_is_ss_producer(d->instr) && p->ss_index >= c->first_ss)
+			return true;
+		if (!ss && ir3_is_sy_producer(d->instr) && p->sy_index >= c->first_sy)
+			return true;
+	}
+	return false;
+}
+
+static bool should_defer(struct sched_ctx *c, struct ir3_instruction *i)
+{
+	if (c->ss_delay && reads_outstanding(c, i, true))
+		return true;
+	if (c->sy_delay && c->texs && reads_outstanding(c, i, false))
+		return true;
+	if (c->sy_index - c->first_sy >= 8 && ir3_is_sy_producer(i))
+		return true;
+	if (c->ss_index - c->first_ss >= 8 && ir3_is_ss_producer(i))
+		return true;
+	return false;
+}
+
+static bool eligible(struct sched_ctx *c, struct sched_node *n)
+{
+	struct ir3_instruction *i = n->instr;
+	if (ir3_writes_addr(i) && c->addr && c->uses[c->addr->name])
+		return false;
+	if (i->address && i->address->dsts[0] != c->addr && node_of(i->address) &&
+	    node_of(i->address)->scheduled)
+		return false;
+	if (ir3_writes_pred(i) && c->live_preds >= c->t->num_predicates)
+		return false;
+	if (c->kills && (ir3_is_tex(i) || ir3_is_mem(i)) && !n->kill_path)
+		return false;
+	return true;
+}
+
+static bool is_ready(struct sched_ctx *c, struct sched_node *n)
+{
+	return n->earliest <= c->ip;
+}
+
+/* The cascade of the header comment; NULL when nothing is eligible. */
+static struct sched_node *choose(struct sched_ctx *c)
+{
+	struct sched_node *best = NULL;
+	int best_rank = -1;
+
+	for (int pass = 0; pass < 5 && !best; pass++) {
+		for (size_t k = 0; k < c->nodes.len; k++) {
+			struct sched_node *n = c->nodes.data[k];
+			struct ir3_instruction *i = n->instr;
+			if (n->scheduled || n->npreds || !eligible(c, n))
+				continue;
+			bool meta = ir3_is_meta(i) && i->opc != OPC_META_COLLECT;
+			int rank;
+			if (pass == 0) {
+				if (!meta)
+					continue;
+				rank = 0;
+			} else if (pass <= 2) {
+				if (pass == 1 && should_defer(c, i))
+					continue;
+				int eff = live_effect(c, i);
+				if (eff > 0)
+					continue;
+				rank = (eff < 0 ? 2 : 0) + is_ready(c, n);
+			} else {
+				if (pass == 3 && should_defer(c, i))
+					continue;
+				rank = is_ready(c, n);
+			}
+			bool better = rank > best_rank;
+			if (!better && rank == best_rank) {
+				if (n->max_delay != best->max_delay)
+					better = n->max_delay > best->max_delay;
+				else if (pass >= 3 && live_effect(c, i) != live_effect(c, best->instr))
+					better = live_effect(c, i) < live_effect(c, best->instr);
+				else
+					better = n->order < best->order;
+			}
+			if (better) {
+				best = n;
+				best_rank = rank;
+			}
+		}
+	}
+	return best;
+}
+
+/* ------------------------------------------------------------------ */
+/* a0/p0 deadlocks: clone the current value's writer for its remaining users */
+
+static void rematerialize(struct sched_ctx *c, struct ir3_register *value)
+{
+	struct ir3_instruction *orig = value->instr;
+	/* like the unscheduled instructions, the clone is in no list yet */
+	struct ir3_instruction *clone = ir3_instr_clone(orig);
+	struct sched_node *cn = new_node(c, clone);
+	struct ir3_register *nv = clone->dsts[0];
+	if (nv->name >= c->nuses)
+		BUG("too many rematerialised values in block b%u", c->block->index);
+
+	for (unsigned k = 0; k < clone->nsrc; k++) {
+		struct ir3_register *d = clone->srcs[k]->def;
+		if (d) {
+			c->uses[d->name]++;
+			if (in_block(c, d->instr) && !node_of(d->instr)->scheduled)
+				add_edge(node_of(d->instr), cn, ir3_delayslots(c->t, d->instr, clone, k, false));
+		}
+	}
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *u = c->nodes.data[k];
+		struct ir3_instruction *i = u->instr;
+		if (u->scheduled || u == cn)
+			continue;
+		bool moved = false;
+		if (i->address == orig) {
+			i->address = clone;
+			moved = true;
+		}
+		for (unsigned s = 0; s < i->nsrc; s++)
+			if (i->srcs[s]->def == value) {
+				i->srcs[s]->def = nv;
+				moved = true;
+			}
+		if (moved)
+			add_edge(cn, u, ir3_delayslots(c->t, clone, i, 0, false));
+	}
+	c->uses[nv->name] = c->uses[value->name];
+	c->uses[value->name] = 0;
+	if (value->flags & IR3_REG_PREDICATE)
+		c->live_preds--;
+	if (c->addr == value)
+		c->addr = NULL;
+	cn->max_delay = node_of(orig)->max_delay;
+}
+
+static bool break_deadlock(struct sched_ctx *c)
+{
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *n = c->nodes.data[k];
+		if (n->scheduled || n->npreds)
+			continue;
+		struct ir3_instruction *i = n->instr;
+		if (ir3_writes_addr(i) && c->addr && c->uses[c->addr->name]) {
+			rematerialize(c, c->addr);
+			return true;
+		}
+		if (ir3_writes_pred(i)) {
+			/* the oldest live predicate value */
+			for (size_t m = 0; m < c->nodes.len; m++) {
+				struct ir3_instruction *w = c->nodes.data[m]->instr;
+				if (c->nodes.data[m]->scheduled && ir3_writes_pred(w) &&
+				    c->uses[w->dsts[0]->name]) {
+					rematerialize(c, w->dsts[0]);
+					return true;
+				}
+			}
+		}
+	}
+	/* tex/mem waiting for kills that are themselves blocked: let them go */
+	if (c->kills) {
+		c->kills = 0;
+		return true;
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void schedule(struct sched_ctx *c, struct sched_node *n)
+{
+	struct ir3_instruction *i = n->instr;
+	bool meta = ir3_is_meta(i);
+	unsigned issue = c->ip;
+	if (!meta && n->earliest > issue)
+		issue = n->earliest;
+	unsigned cycles = meta ? 0 : 1 + i->repeat;
+
+	n->scheduled = true;
+	ir3_instr_append(c->block, i);
+
+	if (reads_outstanding(c, i, true)) {
+		c->first_ss = c->ss_index;
+		c->ss_delay = 0;
+	}
+	if (reads_outstanding(c, i, false)) {
+		c->first_sy = c->sy_index;
+		c->sy_delay = 0;
+	}
+	if (ir3_is_ss_producer(i)) {
+		n->ss_index = c->ss_index++;
+		c->ss_delay = ir3_soft_ss_delay(i);
+	} else {
+		c->ss_delay -= c->ss_delay < cycles ? c->ss_delay : cycles;
+	}
+	if (ir3_is_sy_producer(i)) {
+		n->sy_index = c->sy_index++;
+		c->sy_delay = ir3_soft_sy_delay(i, c->ir->stage);
+	} else {
+		c->sy_delay -= c->sy_delay < cycles ? c->sy_delay : cycles;
+	}
+	if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE)
+		c->kills--;
+	if (ir3_is_tex(i) || ir3_is_mem(i))
+		c->texs--;
+
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		struct ir3_register *d = i->srcs[k]->def;
+		if (d && c->uses[d->name] && --c->uses[d->name] == 0 &&
+		    (d->flags & IR3_REG_PREDICATE) && d->instr->block == c->block)
+			c->live_preds--;
+	}
+	if (i->address && c->uses[i->address->dsts[0]->name])
+		c->uses[i->address->dsts[0]->name]--;
+	if (ir3_writes_addr(i))
+		c->addr = i->dsts[0];
+	if (ir3_writes_pred(i) && c->uses[i->dsts[0]->name])
+		c->live_preds++;
+
+	for (size_t e = 0; e < n->succs.len; e++) {
+		struct sched_node *s = n->succs.data[e].to;
+		unsigned ready = issue + cycles + n->succs.data[e].delay;
+		if (meta)
+			ready = n->earliest > issue ? n->earliest : issue;
+		if (ready > s->earliest)
+			s->earliest = ready;
+		s->npreds--;
+	}
+	c->ip = issue + cycles;
+}
+
+static void sched_block(struct sched_ctx *c, struct ir3_block *b)
+{
+	c->block = b;
+	c->ip = 0;
+	c->ss_delay = c->sy_delay = 0;
+	c->ss_index = c->sy_index = c->first_ss = c->first_sy = 0;
+	c->kills = c->texs = 0;
+	c->addr = NULL;
+	c->live_preds = 0;
+	memset(c->uses, 0, sizeof(unsigned) * c->nuses);
+	count_uses(c);
+	build_dag(c);
+
+	/* phis stay in front: move the rest out and append them as chosen */
+	struct ir3_instruction *keep = b->first;
+	while (keep && keep->opc == OPC_META_PHI)
+		keep = keep->next;
+	for (struct ir3_instruction *i = keep, *next; i; i = next) {
+		next = i->next;
+		ir3_instr_remove(i);
+	}
+
+	size_t done = 0;
+	while (done < c->nodes.len) {
+		struct sched_node *n = choose(c);
+		if (!n) {
+			if (!break_deadlock(c))
+				BUG("scheduler deadlock in block b%u", b->index);
+			continue;
+		}
+		schedule(c, n);
+		done++;
+	}
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		array_free(&c->nodes.data[k]->succs);
+		c->nodes.data[k]->instr->data = NULL;
+	}
+}
+
+bool ir3_sched(struct ir3 *ir)
+{
+	struct arena a = ARENA_INIT;
+	struct sched_ctx c = { .ir = ir, .t = ir->target, .a = &a };
+	c.live = ir3_calc_liveness(ir, &a);
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			i->data = NULL;
+	foreach_block(b, ir) {
+		/* clones add values: size the use counts per block */
+		c.uses = arena_array(&a, unsigned, ir->ndefs + 64);
+		c.nuses = ir->ndefs + 64;
+		sched_block(&c, b);
+	}
+	array_free(&c.nodes);
+	arena_release(&a);
+	return true;
+}
