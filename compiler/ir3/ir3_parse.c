@@ -274,14 +274,20 @@ static bool apply_suffix(struct ir3_instruction *i, const char *sfx)
 static struct ir3_instruction *parse_opcode(struct parser *p, const char *word)
 {
 	struct ir3 *ir = p->ir;
-	if (starts(word, "mov.") || starts(word, "cov.")) {
+	static const struct { const char *prefix; enum ir3_opc opc; } moves[] = {
+		{ "mov.", OPC_MOV }, { "cov.", OPC_MOV }, { "swz.", OPC_SWZ },
+		{ "gat.", OPC_GAT }, { "sct.", OPC_SCT },
+	};
+	for (size_t m = 0; m < sizeof(moves) / sizeof(moves[0]); m++) {
+		if (!starts(word, moves[m].prefix))
+			continue;
 		const char *q = word + 4;
 		enum ir3_type a, b;
 		if (!parse_type(&q, &a) || !parse_type(&q, &b) || *q) {
 			perr(p, "bad move types in '%s'", word);
 			return NULL;
 		}
-		struct ir3_instruction *i = ir3_instr_new(ir, OPC_MOV, 1, 1);
+		struct ir3_instruction *i = ir3_instr_new(ir, moves[m].opc, 1, 1);
 		i->type = a;
 		i->dst_type = b;
 		return i;

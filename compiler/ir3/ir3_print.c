@@ -208,6 +208,10 @@ static void print_opname(struct strbuf *sb, const struct ir3_instruction *i)
 			    ir3_type_name(i->type), ir3_type_name(i->dst_type));
 		return;
 	}
+	if (i->opc == OPC_SWZ || i->opc == OPC_GAT || i->opc == OPC_SCT) {
+		strbuf_addf(sb, "%s.%s%s", op->name, ir3_type_name(i->type), ir3_type_name(i->dst_type));
+		return;
+	}
 	if (i->opc == OPC_ALIAS) {
 		bool f = ir3_type_is_float(i->type);
 		strbuf_addf(sb, "alias.%s.%c%s",

@@ -1,2 +1,448 @@
+/*
+ * Register verifier, written apart from RA and copy lowering: it runs the
+ * allocated program symbolically.  Every register slot (half-register unit,
+ * predicate, a0) holds the identity of the value in it; an instruction
+ * writes its values' identities, an RA copy (IR3_INSTR_COPY) moves
+ * identities (swz swaps them, xor.b swaps are followed symbolically), and
+ * every read must find the identity the IR says it reads:
+ *
+ *	%3 = add.f %1:r0.y, …      r0.y must hold %1 (both halves of it)
+ *
+ * Identities see through what emits no code: a split's result is a
+ * component of its vector, a collect's components are its sources, a phi's
+ * copies are their sources.  At a join the slots where predecessors differ
+ * hold nothing usable; a phi must find, from each predecessor, the value it
+ * merges.  Loops iterate to a fixed point before anything is reported.
+ *
+ * This catches two live values in one register (the earlier one is read
+ * after the later one overwrote it), reads of the wrong register, lost
+ * copies, and registers outside the file.
+ */
 #include "compiler/ir3/ir3_passes.h"
-bool ir3_verify_regs(struct ir3 *ir, struct strbuf *err) { (void)ir; (void)err; return true; }
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/util/array.h"
+#include "compiler/util/hash.h"
+
+#define UNITS 1024			/* merged file, or full 0–383 + half 512–703 */
+#define PRED_SLOT 900
+#define ADDR_SLOT 910
+#define NSLOTS 912
+
+enum { T_NONE, T_CONFLICT };		/* terms 0 and 1 */
+
+enum term_kind { K_VALUE = 1, K_IMM, K_CONST, K_XOR };
+
+struct term {
+	enum term_kind kind;
+	uint32_t a, b;			/* value name/comp, bits, const, or two terms */
+	unsigned part;
+};
+
+struct vstate {
+	uint32_t slot[NSLOTS];
+};
+
+struct vctx {
+	struct ir3 *ir;
+	bool merged;
+	ARRAY(struct term) terms;
+	struct u64map interned;
+	struct vstate *exit;		/* per block */
+	bool *done;
+	bool report;
+	struct strbuf *err;
+	bool failed;
+};
+
+/* ------------------------------------------------------------------ */
+/* terms */
+
+static uint32_t intern(struct vctx *c, enum term_kind k, uint32_t a, uint32_t b, unsigned part)
+{
+	uint64_t key = hash_u64(((uint64_t)k << 60) ^ ((uint64_t)a << 28) ^ ((uint64_t)b << 2) ^ part);
+	uint64_t idx;
+	for (uint64_t probe = key;; probe = hash_u64(probe + 1)) {
+		if (!u64map_get(&c->interned, probe, &idx))
+			break;
+		struct term *t = &c->terms.data[idx];
+		if (t->kind == k && t->a == a && t->b == b && t->part == part)
+			return (uint32_t)idx;
+	}
+	for (uint64_t probe = key;; probe = hash_u64(probe + 1)) {
+		if (!u64map_get(&c->interned, probe, &idx)) {
+			array_push(&c->terms, (struct term){ .kind = k, .a = a, .b = b, .part = part });
+			u64map_set(&c->interned, probe, c->terms.len - 1);
+			return (uint32_t)(c->terms.len - 1);
+		}
+	}
+}
+
+static uint32_t xor_term(struct vctx *c, uint32_t x, uint32_t y)
+{
+	if (x <= T_CONFLICT || y <= T_CONFLICT)
+		return T_CONFLICT;
+	const struct term *tx = &c->terms.data[x], *ty = &c->terms.data[y];
+	/* (a ^ b) ^ b = a, (a ^ b) ^ a = b */
+	if (tx->kind == K_XOR && tx->b == y)
+		return tx->a;
+	if (tx->kind == K_XOR && tx->a == y)
+		return tx->b;
+	if (ty->kind == K_XOR && ty->b == x)
+		return ty->a;
+	if (ty->kind == K_XOR && ty->a == x)
+		return ty->b;
+	return intern(c, K_XOR, x < y ? x : y, x < y ? y : x, 0);
+}
+
+static void describe(struct vctx *c, struct strbuf *sb, uint32_t t)
+{
+	if (t == T_NONE) {
+		strbuf_addstr(sb, "nothing");
+		return;
+	}
+	if (t == T_CONFLICT) {
+		strbuf_addstr(sb, "different values on different paths");
+		return;
+	}
+	const struct term *x = &c->terms.data[t];
+	switch (x->kind) {
+	case K_VALUE: strbuf_addf(sb, "%%%u.%c", x->a, "xyzw????????????"[x->b & 15]); break;
+	case K_IMM: strbuf_addf(sb, "immediate 0x%x", x->a); break;
+	case K_CONST: strbuf_addf(sb, "c%u.%c", x->a >> 2, "xyzw"[x->a & 3]); break;
+	case K_XOR: strbuf_addstr(sb, "a half-done xor swap"); break;
+	}
+	if (x->part)
+		strbuf_addstr(sb, " (high half)");
+}
+
+/* The identity of component `comp` (part `part`) of value `def`. */
+static uint32_t canon(struct vctx *c, const struct ir3_register *def, unsigned comp, unsigned part)
+{
+	for (unsigned depth = 0; depth < 64; depth++) {
+		const struct ir3_instruction *i = def->instr;
+		const struct ir3_register *src = NULL;
+		if (i->opc == OPC_META_SPLIT) {
+			comp += (unsigned)i->off;
+			src = i->srcs[0];
+		} else if (i->opc == OPC_META_COLLECT && comp < i->nsrc) {
+			src = i->srcs[comp];
+			comp = 0;
+		} else if (i->opc == OPC_META_PCOPY) {
+			for (unsigned n = 0; n < i->ndst; n++)
+				if (i->dsts[n] == def)
+					src = i->srcs[n];
+		}
+		if (!src)
+			break;
+		if (src->flags & IR3_REG_IMMED)
+			return intern(c, K_IMM, src->uim, 0, part);
+		if (src->flags & IR3_REG_CONST)
+			return intern(c, K_CONST, src->num, 0, part);
+		if (!src->def)
+			break;
+		def = src->def;
+	}
+	return intern(c, K_VALUE, def->name, comp, part);
+}
+
+/* ------------------------------------------------------------------ */
+/* slots */
+
+static bool fail(struct vctx *c, const struct ir3_instruction *i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static bool fail(struct vctx *c, const struct ir3_instruction *i, const char *fmt, ...)
+{
+	if (!c->report || c->failed)
+		return false;
+	c->failed = true;
+	strbuf_addstr(c->err, "registers: ");
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(c->err, fmt, ap);
+	va_end(ap);
+	if (i) {
+		strbuf_addf(c->err, " in b%u: ", i->block->index);
+		ir3_print_instr(c->err, i);
+	}
+	return false;
+}
+
+/* The slots of component `comp` of a register: 1 or 2 units (or a
+ * predicate / address slot); false when outside the file. */
+static bool slots_of(struct vctx *c, const struct ir3_register *r, unsigned comp, unsigned *first,
+		     unsigned *count)
+{
+	unsigned num = r->num + comp;
+	if (r->flags & IR3_REG_PREDICATE) {
+		*first = PRED_SLOT + (num & 3);
+		*count = 1;
+		return true;
+	}
+	if (r->flags & IR3_REG_ADDR) {
+		*first = ADDR_SLOT + (num & 1);
+		*count = 1;
+		return true;
+	}
+	if (r->flags & IR3_REG_HALF) {
+		/* merged: only hr0–hr47 (the low half of r0–r23) */
+		if (num >= 4 * 48)
+			return false;
+		*first = c->merged ? num : 512 + num;
+		*count = 1;
+		return true;
+	}
+	if (num >= 4 * 48)
+		return false;
+	*first = num * 2;
+	*count = 2;
+	return true;
+}
+
+static bool is_reg(const struct ir3_register *r)
+{
+	return !(r->flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_RT | IR3_REG_SHARED));
+}
+
+static void check_read(struct vctx *c, const struct vstate *s, const struct ir3_instruction *i,
+		       const struct ir3_register *r, const struct ir3_register *def, unsigned comps)
+{
+	for (unsigned k = 0; k < comps; k++) {
+		unsigned first, count;
+		if (!slots_of(c, r, k, &first, &count)) {
+			fail(c, i, "register of %%%u is outside the register file", def->name);
+			return;
+		}
+		for (unsigned p = 0; p < count; p++) {
+			uint32_t want = canon(c, def, k, p), got = s->slot[first + p];
+			if (got == want)
+				continue;
+			struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+			describe(c, &a, want);
+			describe(c, &b, got);
+			fail(c, i, "reads %s from a register that holds %s", a.buf, b.buf);
+			strbuf_release(&a);
+			strbuf_release(&b);
+			return;
+		}
+	}
+}
+
+static void write_value(struct vctx *c, struct vstate *s, const struct ir3_instruction *i,
+			const struct ir3_register *d)
+{
+	for (unsigned k = 0; k < ir3_reg_elems(d); k++) {
+		unsigned first, count;
+		if (!slots_of(c, d, k, &first, &count)) {
+			fail(c, i, "destination %%%u is outside the register file", d->name);
+			return;
+		}
+		for (unsigned p = 0; p < count; p++)
+			s->slot[first + p] = canon(c, d, k, p);
+	}
+}
+
+/* An RA copy: move identities (component-wise, all sources read first). */
+static void do_copy(struct vctx *c, struct vstate *s, const struct ir3_instruction *i)
+{
+	uint32_t vals[8][2];
+	unsigned n = i->ndst < 8 ? i->ndst : 8;
+	for (unsigned k = 0; k < n; k++) {
+		const struct ir3_register *src = i->opc == OPC_XOR_B ? NULL : i->srcs[k < i->nsrc ? k : 0];
+		unsigned first, count;
+		if (!slots_of(c, i->dsts[k], 0, &first, &count)) {
+			fail(c, i, "copy outside the register file");
+			return;
+		}
+		for (unsigned p = 0; p < count; p++) {
+			if (i->opc == OPC_XOR_B) {
+				unsigned f0, f1, c0, c1;
+				if (!slots_of(c, i->srcs[0], 0, &f0, &c0) || !slots_of(c, i->srcs[1], 0, &f1, &c1)) {
+					fail(c, i, "copy outside the register file");
+					return;
+				}
+				vals[k][p] = xor_term(c, s->slot[f0 + p], s->slot[f1 + p]);
+			} else if (src->flags & IR3_REG_IMMED) {
+				vals[k][p] = intern(c, K_IMM, src->uim, 0, p);
+			} else if (src->flags & IR3_REG_CONST) {
+				vals[k][p] = intern(c, K_CONST, src->num, 0, p);
+			} else {
+				unsigned sf, sc;
+				if (!slots_of(c, src, 0, &sf, &sc)) {
+					fail(c, i, "copy outside the register file");
+					return;
+				}
+				vals[k][p] = s->slot[sf + p];
+			}
+		}
+	}
+	for (unsigned k = 0; k < n; k++) {
+		unsigned first, count;
+		slots_of(c, i->dsts[k], 0, &first, &count);
+		for (unsigned p = 0; p < count; p++)
+			s->slot[first + p] = vals[k][p];
+	}
+}
+
+static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruction *i)
+{
+	if (i->flags & IR3_INSTR_COPY) {
+		do_copy(c, s, i);
+		return;
+	}
+	switch (i->opc) {
+	case OPC_META_PHI:
+		return;		/* at the block entry */
+	case OPC_META_PCOPY:
+		/* the copies before it did the work: check what phis will read */
+		for (unsigned n = 0; n < i->ndst; n++) {
+			const struct ir3_register *d = i->dsts[n];
+			if ((d->flags & IR3_REG_SSA) && (d->flags & IR3_REG_ASSIGNED))
+				check_read(c, s, i, d, d, ir3_reg_elems(d));
+		}
+		return;
+	case OPC_META_SPLIT:
+	case OPC_META_COLLECT:
+		if (!(i->dsts[0]->flags & IR3_REG_UNUSED))
+			check_read(c, s, i, i->dsts[0], i->dsts[0], ir3_reg_elems(i->dsts[0]));
+		return;
+	default:
+		break;
+	}
+	for (unsigned n = 0; n < i->nsrc; n++) {
+		const struct ir3_register *r = i->srcs[n];
+		if (!r->def || !is_reg(r) || (r->flags & IR3_REG_RELATIV))
+			continue;
+		if (!(r->flags & IR3_REG_ASSIGNED)) {
+			fail(c, i, "source %%%u has no register", r->def->name);
+			continue;
+		}
+		check_read(c, s, i, r, r->def, ir3_reg_elems(r));
+	}
+	if (i->address && i->address->ndst) {
+		const struct ir3_register *a = i->address->dsts[0];
+		unsigned slot = ADDR_SLOT + (a->num & 1);
+		if (s->slot[slot] != canon(c, a, 0, 0))
+			fail(c, i, "a0.x does not hold the address %%%u", a->name);
+	}
+	for (unsigned n = 0; n < i->ndst; n++) {
+		const struct ir3_register *d = i->dsts[n];
+		if (!is_reg(d) || (i->opc == OPC_ALIAS))
+			continue;
+		if (!(d->flags & IR3_REG_SSA)) {
+			/* a plain register write: nothing usable in it afterwards */
+			for (unsigned k = 0; k < ir3_reg_elems(d); k++) {
+				unsigned first, count;
+				if (slots_of(c, d, k, &first, &count))
+					for (unsigned p = 0; p < count; p++)
+						s->slot[first + p] = T_NONE;
+			}
+			continue;
+		}
+		if (!(d->flags & IR3_REG_ASSIGNED)) {
+			fail(c, i, "destination %%%u has no register", d->name);
+			continue;
+		}
+		write_value(c, s, i, d);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+
+static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
+{
+	bool any = false;
+	for (unsigned p = 0; p < b->npreds; p++) {
+		struct ir3_block *pred = b->preds[p];
+		if (!c->done[pred->index])
+			continue;
+		const struct vstate *ps = &c->exit[pred->index];
+		if (!any) {
+			*s = *ps;
+			any = true;
+			continue;
+		}
+		for (unsigned k = 0; k < NSLOTS; k++)
+			if (s->slot[k] != ps->slot[k])
+				s->slot[k] = T_CONFLICT;
+	}
+	if (!any)
+		memset(s, 0, sizeof(*s));
+
+	/* phis: from each predecessor their register holds what they merge */
+	foreach_instr(phi, b) {
+		if (phi->opc != OPC_META_PHI)
+			break;
+		const struct ir3_register *d = phi->dsts[0];
+		if (!is_reg(d))
+			continue;
+		for (unsigned p = 0; p < b->npreds; p++) {
+			struct ir3_block *pred = b->preds[p];
+			const struct ir3_register *src = ir3_phi_src((struct ir3_instruction *)phi, pred);
+			if (!c->done[pred->index] || !src || !src->def)
+				continue;
+			const struct vstate *ps = &c->exit[pred->index];
+			for (unsigned k = 0; k < ir3_reg_elems(d); k++) {
+				unsigned first, count;
+				if (!slots_of(c, d, k, &first, &count)) {
+					fail(c, phi, "phi register outside the register file");
+					break;
+				}
+				for (unsigned q = 0; q < count; q++)
+					if (ps->slot[first + q] != canon(c, src->def, k, q)) {
+						struct strbuf a = STRBUF_INIT, g = STRBUF_INIT;
+						describe(c, &a, canon(c, src->def, k, q));
+						describe(c, &g, ps->slot[first + q]);
+						fail(c, phi, "from b%u the phi register holds %s, not %s",
+						     pred->index, g.buf, a.buf);
+						strbuf_release(&a);
+						strbuf_release(&g);
+					}
+			}
+		}
+		if (d->flags & IR3_REG_ASSIGNED)
+			write_value(c, s, phi, d);
+	}
+}
+
+static bool run(struct vctx *c)
+{
+	bool changed = false;
+	struct vstate *s = malloc(sizeof(*s));
+	foreach_block(b, c->ir) {
+		block_entry(c, b, s);
+		/* inputs are live from the start */
+		foreach_instr(i, b)
+			run_instr(c, s, i);
+		if (!c->done[b->index] || memcmp(&c->exit[b->index], s, sizeof(*s))) {
+			c->exit[b->index] = *s;
+			c->done[b->index] = true;
+			changed = true;
+		}
+	}
+	free(s);
+	return changed;
+}
+
+bool ir3_verify_regs(struct ir3 *ir, struct strbuf *err)
+{
+	struct vctx c = { .ir = ir, .merged = ir->target->mergedregs, .err = err };
+	ir3_calc_preds(ir);
+	array_push(&c.terms, (struct term){ 0 });	/* T_NONE */
+	array_push(&c.terms, (struct term){ 0 });	/* T_CONFLICT */
+	c.exit = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
+	c.done = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
+	for (unsigned round = 0; round < 2 * ir->nblocks + 4 && run(&c); round++)
+		;
+	c.report = true;
+	run(&c);
+	free(c.exit);
+	free(c.done);
+	array_free(&c.terms);
+	u64map_release(&c.interned);
+	return !c.failed;
+}
