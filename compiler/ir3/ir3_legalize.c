@@ -234,9 +234,18 @@ static bool counts_cycle(const struct ir3_instruction *n)
 	return ir3_is_flow(n) && !ir3_has_flag(n, IR3_OP_NOCOUNT);
 }
 
-static unsigned *ready_slot(struct lstate *s, const struct ir3_register *r, unsigned num,
-			    bool consumer_alu, bool matching)
+/*
+ * The ready cycle of a register for a consumer class.  Mesa looks up the
+ * other size's slots (a full write also times the two halves it contains,
+ * a half write its full register) on every generation; here that aliasing
+ * only applies where the files are merged (a6xx+): before a6xx hr0.x is not
+ * part of r0.x, and a texture write to r0.x must not clear hr0.x's delay.
+ */
+static unsigned *ready_slot(struct lctx *c, struct lstate *s, const struct ir3_register *r,
+			    unsigned num, bool consumer_alu, bool matching)
 {
+	if (!matching && !c->t->mergedregs && !(r->flags & (IR3_REG_PREDICATE | IR3_REG_ADDR)))
+		return NULL;
 	if (r->flags & IR3_REG_PREDICATE)
 		return &s->pred_ready[num & 3];
 	if (r->flags & IR3_REG_ADDR)
@@ -265,7 +274,7 @@ static unsigned required_delay(struct lctx *c, struct lstate *s, struct ir3_inst
 		unsigned elems = ir3_reg_elems(r), num = r->num;
 		unsigned src_cycle = s->cycle + ir3_src_read_delay(c->t, n, k);
 		for (unsigned e = 0; e < elems; e++, num++) {
-			unsigned *slot = ready_slot(s, r, num, alu, true);
+			unsigned *slot = ready_slot(c, s, r, num, alu, true);
 			if (slot) {
 				unsigned ready = *slot > src_cycle ? *slot : src_cycle;
 				if (ready - src_cycle > delay)
@@ -299,7 +308,7 @@ static void delay_update(struct lctx *c, struct lstate *s, struct ir3_instructio
 				continue;
 			for (int calu = 0; calu < 2; calu++)
 				for (int match = 0; match < 2; match++) {
-					unsigned *slot = ready_slot(s, d, num, calu, match);
+					unsigned *slot = ready_slot(c, s, d, num, calu, match);
 					if (!slot)
 						continue;
 					bool reset = false;
@@ -585,9 +594,40 @@ static struct ir3_block *resolve_dest(struct ir3_block *b)
 	return b;
 }
 
+/* Phis of `to` that took a value from `old` take it from `from` too (the
+ * verifier follows phis along the final CFG). */
+static void move_phi_srcs(struct ir3 *ir, struct ir3_block *to, struct ir3_block *old,
+			  struct ir3_block *from)
+{
+	foreach_instr(phi, to) {
+		if (phi->opc != OPC_META_PHI)
+			break;
+		struct ir3_register *src = ir3_phi_src(phi, old);
+		if (!src || ir3_phi_src(phi, from))
+			continue;
+		struct ir3_register *r = ir3_reg_clone(ir, src);
+		r->pred = from;
+		ir3_add_src(phi, r);
+	}
+}
+
+static void drop_phi_srcs(struct ir3_block *to, struct ir3_block *old)
+{
+	foreach_instr(phi, to) {
+		if (phi->opc != OPC_META_PHI)
+			break;
+		unsigned out = 0;
+		for (unsigned n = 0; n < phi->nsrc; n++)
+			if (phi->srcs[n]->pred != old)
+				phi->srcs[out++] = phi->srcs[n];
+		phi->nsrc = out;
+	}
+}
+
 static bool retarget(struct ir3 *ir, struct ir3_instruction *br, struct ir3_block *to)
 {
 	struct ir3_block *old = br->target, *b = br->block;
+	move_phi_srcs(ir, to, old, b);
 	for (int s = 0; s < 2; s++)
 		if (b->succ[s] == old) {
 			b->succ[s] = to;
@@ -596,6 +636,9 @@ static bool retarget(struct ir3 *ir, struct ir3_instruction *br, struct ir3_bloc
 	br->target = to;
 	ir3_calc_preds(ir);
 	if (old->npreds == 0 && old != ir->first) {
+		for (int k = 0; k < 2; k++)
+			if (old->succ[k])
+				drop_phi_srcs(old->succ[k], old);
 		ir3_block_remove(old);
 		ir3_calc_preds(ir);
 		return true;

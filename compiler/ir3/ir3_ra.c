@@ -31,6 +31,7 @@
 #include "compiler/ir3/ir3_passes.h"
 #include "compiler/ir3/ir3_ra.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -780,6 +781,40 @@ static void assign_phi(struct ir3_instruction *phi)
 	}
 }
 
+#ifdef IR3_RA_DEBUG
+/* Build with -DIR3_RA_DEBUG: the file is checked after every instruction. */
+static void check_files(struct ra_ctx *c, struct ir3_instruction *i)
+{
+	struct ra_file *files[2] = { &c->full, &c->half };
+	for (int f = 0; f < 2; f++)
+		for (unsigned u = 0; u < files[f]->size; u++) {
+			struct ra_val *o = files[f]->owner[u];
+			if (o && (!o->live || o->parent || u < o->physreg ||
+				  u >= o->physreg + ir3_reg_size(o->def))) {
+				struct strbuf sb = STRBUF_INIT;
+				ir3_print_instr(&sb, i);
+				fprintf(stderr, "RA inconsistency at unit %u (%%%u live %d parent %p phys %u) after %s\n",
+					u, o->def->name, o->live, (void *)o->parent, o->physreg, sb.buf);
+				abort();
+			}
+		}
+	for (unsigned n = 0; n < c->ir->ndefs; n++) {
+		struct ra_val *v = &c->vals[n];
+		if (!v->live || v->parent || !v->def)
+			continue;
+		struct ra_file *f = file_of(c, v->def);
+		for (unsigned u = v->physreg; u < v->physreg + ir3_reg_size(v->def); u++)
+			if (f->owner[u] != v) {
+				struct strbuf sb = STRBUF_INIT;
+				ir3_print_instr(&sb, i);
+				fprintf(stderr, "RA: %%%u at %u not owner of unit %u (owner %%%d) after %s\n", v->def->name,
+					v->physreg, u, f->owner[u] ? (int)f->owner[u]->def->name : -1, sb.buf);
+				abort();
+			}
+	}
+}
+#endif
+
 static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 {
 	memset(c->full.owner, 0, sizeof(c->full.owner));
@@ -822,6 +857,9 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 			handle_normal(c, i);
 			break;
 		}
+#ifdef IR3_RA_DEBUG
+		check_files(c, i);
+#endif
 	}
 	live_out_moves(c, b);
 	record_live_outs(c, b);
@@ -913,6 +951,19 @@ static void pressure_add(struct pressure_ctx *p, struct ir3_register *d, int dir
 		p->max.half = p->cur.half;
 }
 
+/* Does another live member of its merge set overlap `d`? */
+static bool shares_units(const struct ir3_register *d)
+{
+	const struct ir3_merge_set *set = d->merge_set;
+	if (!set)
+		return false;
+	const unsigned short *cov = set->coverage;
+	for (unsigned u = d->merge_set_offset; u < d->merge_set_offset + ir3_reg_size(d); u++)
+		if (cov[u] > 1)
+			return true;
+	return false;
+}
+
 static struct pressure calc_pressure(struct ra_ctx *c)
 {
 	struct pressure_ctx p = { .c = c };
@@ -941,14 +992,21 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 			}
 		}
 		foreach_instr(i, b) {
-			if (i->opc != OPC_META_PHI) {
-				for (unsigned n = 0; n < i->nsrc; n++) {
-					struct ir3_register *s = i->srcs[n];
-					if (ir3_ra_src(s) && (s->flags & IR3_REG_FIRST_KILL) && live[s->def->name]) {
-						pressure_add(&p, s->def, -1);
-						live[s->def->name] = false;
-					}
+			/* A dying source that shares its registers with another live
+			 * value of its merge set frees nothing RA can give the
+			 * destination (RA only reuses dying sources that stand alone):
+			 * it goes after the destinations are counted. */
+			bool deferred = false;
+			for (unsigned n = 0; i->opc != OPC_META_PHI && n < i->nsrc; n++) {
+				struct ir3_register *s = i->srcs[n];
+				if (!ir3_ra_src(s) || !(s->flags & IR3_REG_FIRST_KILL) || !live[s->def->name])
+					continue;
+				if (shares_units(s->def)) {
+					deferred = true;
+					continue;
 				}
+				pressure_add(&p, s->def, -1);
+				live[s->def->name] = false;
 			}
 			for (unsigned n = 0; n < i->ndst; n++) {
 				struct ir3_register *d = i->dsts[n];
@@ -956,6 +1014,13 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 					continue;
 				pressure_add(&p, d, 1);
 				live[d->name] = true;
+			}
+			for (unsigned n = 0; deferred && n < i->nsrc; n++) {
+				struct ir3_register *s = i->srcs[n];
+				if (ir3_ra_src(s) && (s->flags & IR3_REG_FIRST_KILL) && live[s->def->name]) {
+					pressure_add(&p, s->def, -1);
+					live[s->def->name] = false;
+				}
 			}
 			for (unsigned n = 0; n < i->ndst; n++) {
 				struct ir3_register *d = i->dsts[n];

@@ -68,7 +68,8 @@ static void check_src(struct vctx *v, struct ir3_instruction *i, unsigned n)
 				else
 					at = r->pred;
 			}
-			if (at->idom && r->def->instr->block->idom && !def_reaches(r->def, i, at))
+			if (!v->ir->legalized && at->idom && r->def->instr->block->idom &&
+			    !def_reaches(r->def, i, at))
 				fail(v, "source %u: %%%u does not dominate its use", n, r->def->name);
 		}
 	}
@@ -95,7 +96,7 @@ static void check_instr(struct vctx *v, struct ir3_block *b, struct ir3_instruct
 		fail(v, "%s takes %d destination(s), has %u", op->name, op->ndst, i->ndst);
 	if (op->nsrc >= 0 && i->nsrc != (unsigned)op->nsrc && !(i->flags & IR3_INSTR_COPY))
 		fail(v, "%s takes %d source(s), has %u", op->name, op->nsrc, i->nsrc);
-	if (i->opc == OPC_META_PHI) {
+	if (i->opc == OPC_META_PHI && !v->ir->legalized) {
 		if (*seen_non_phi)
 			fail(v, "phi after other instructions");
 		if (i->nsrc != b->npreds)
