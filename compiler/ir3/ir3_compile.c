@@ -61,6 +61,12 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 	}
 	strbuf_release(&err);
 
+	unsigned branchstack;
+	if (o->allocated) {
+		branchstack = ir3_calc_reconvergence(ir);
+		goto legalize;
+	}
+
 	bool progress;
 	do {
 		progress = false;
@@ -76,10 +82,11 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 	PASS(&p, "opt_dce", ir3_opt_dce(ir));
 	PASS(&p, "sched", ir3_sched(ir));
 
-	unsigned branchstack = ir3_calc_reconvergence(ir);
+	branchstack = ir3_calc_reconvergence(ir);
 	if (!ir3_ra(ir, branchstack, &out->error))
 		return -1;
 	after_pass(&p, "ra");
+legalize:
 	PASS(&p, "legalize", ir3_legalize(ir, &branchstack));
 	if (target->has_alias_tex)
 		PASS(&p, "insert_alias_tex", ir3_insert_alias_tex(ir));

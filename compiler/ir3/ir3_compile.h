@@ -13,6 +13,7 @@ struct ir3_compile_options {
 	bool verify;			/* run both verifiers on the result */
 	bool validate;			/* validate the IR after every pass */
 	bool want_disasm;
+	bool allocated;			/* the input has its registers: legalise it only */
 	const char *print_after;	/* a pass name or "all": IR dumps into `dump` */
 };
 

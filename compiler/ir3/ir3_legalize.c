@@ -946,11 +946,17 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 	ir3_calc_preds(ir);
 	c.blocks = arena_array(&a, struct lblock, ir->nblocks);
 
-	/* (ei) only when every varying fetch is in the first block */
+	/* (ei) only when every varying fetch is in the first block after the
+	 * preamble (Mesa's ir3_after_preamble) */
+	struct ir3_block *start = ir->first;
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			if (i->opc == OPC_SHPE && b->succ[0])
+				start = b->succ[0];
 	c.early_input_release = true;
 	foreach_block(b, ir)
 		foreach_instr(i, b)
-			if (ir3_is_input(i) && b != ir->first)
+			if (ir3_is_input(i) && b != start)
 				c.early_input_release = false;
 
 	bool progress;

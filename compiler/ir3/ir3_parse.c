@@ -767,15 +767,21 @@ static void parse_instr(struct parser *p, char *line)
 	i->nop = nop;
 	ir3_instr_append(p->cur, i);
 
-	char *ops[64];
+	unsigned max_ops = 2;
+	for (const char *q = s; *q; q++)
+		max_ops += *q == ',';
+	if (dsts)
+		for (const char *q = dsts; *q; q++)
+			max_ops += *q == ',';
+	char **ops = arena_array(p->ir->arena, char *, max_ops);
 	if (dsts) {
-		unsigned n = split_operands(dsts, ops, 64);
+		unsigned n = split_operands(dsts, ops, max_ops);
 		for (unsigned k = 0; k < n && !p->failed; k++)
 			parse_dst(p, i, ops[k]);
 	}
 	struct ir3_block *targets[2];
 	unsigned ntargets = 0;
-	unsigned n = split_operands(s, ops, 64);
+	unsigned n = split_operands(s, ops, max_ops);
 	for (unsigned k = 0; k < n && !p->failed; k++)
 		parse_src(p, i, ops[k], targets, &ntargets);
 	if (p->failed)

@@ -991,7 +991,20 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 				live[name] = true;
 			}
 		}
-		foreach_instr(i, b) {
+		/* the inputs are all live at the start, used or not (RA places them
+		 * all before anything else) */
+		struct ir3_instruction *first = b->first;
+		while (first && first->opc == OPC_META_INPUT) {
+			pressure_add(&p, first->dsts[0], 1);
+			live[first->dsts[0]->name] = true;
+			first = first->next;
+		}
+		for (struct ir3_instruction *i = b->first; i != first; i = i->next)
+			if (i->dsts[0]->flags & IR3_REG_UNUSED) {
+				pressure_add(&p, i->dsts[0], -1);
+				live[i->dsts[0]->name] = false;
+			}
+		for (struct ir3_instruction *i = first; i; i = i->next) {
 			/* A dying source that shares its registers with another live
 			 * value of its merge set frees nothing RA can give the
 			 * destination (RA only reuses dying sources that stand alone):

@@ -73,12 +73,14 @@ static void check_src(struct vctx *v, struct ir3_instruction *i, unsigned n)
 				fail(v, "source %u: %%%u does not dominate its use", n, r->def->name);
 		}
 	}
-	if (!ir3_is_meta(i) && !(i->flags & IR3_INSTR_COPY) &&
+	/* alias.tex sources may be consts and immediates (ir3_alias.c) */
+	if (!ir3_is_meta(i) && !(i->flags & IR3_INSTR_COPY) && !(r->flags & IR3_REG_ALIAS) &&
 	    !ir3_valid_flags(i, n, r->flags & ~(IR3_REG_SSA | IR3_REG_ASSIGNED | IR3_REG_KILL |
 						IR3_REG_FIRST_KILL | IR3_REG_R | IR3_REG_ALIAS |
 						IR3_REG_FIRST_ALIAS)))
 		fail(v, "source %u carries flags its slot does not allow", n);
-	if ((r->flags & IR3_REG_IMMED) && !ir3_is_meta(i) && !ir3_imm_encodable(i, r))
+	if ((r->flags & IR3_REG_IMMED) && !ir3_is_meta(i) && !(r->flags & IR3_REG_ALIAS) &&
+	    !ir3_imm_encodable(i, r))
 		fail(v, "immediate %d of source %u cannot be encoded", r->iim, n);
 	if ((r->flags & IR3_REG_RELATIV) && !i->address && !(r->flags & IR3_REG_ASSIGNED) &&
 	    !v->ir->legalized)

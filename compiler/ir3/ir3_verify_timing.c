@@ -16,8 +16,9 @@
  *    global atomics until a (sy).  Reading or writing a pending register
  *    without the flag is an error, and so is writing a register a texture,
  *    memory or SFU instruction may still be reading (store/SFU sources need
- *    (ss), load/texture sources (ss) or (sy)).  After a cat7 barrier the
- *    next instruction carries both flags; cat5/cat6 carry no (ss).
+ *    (ss), load/texture sources (ss) or (sy)).  After a cat7 barrier both
+ *    flags come before the next instruction (one may ride on a nop just
+ *    before it); cat5/cat6 carry no (ss).
  *  - alias.tex sources are read by the texture instruction that follows.
  * States are merged over predecessors (latest writes, union of pendings)
  * and iterated to a fixed point over loops before anything is reported.
@@ -42,7 +43,7 @@ struct tstate {
 	bitset_word pend_ss[BITSET_WORDS(NSLOT)], pend_sy[BITSET_WORDS(NSLOT)];
 	bitset_word war_ss[BITSET_WORDS(NSLOT)], war_any[BITSET_WORDS(NSLOT)];
 	bitset_word const_ss[BITSET_WORDS(2048)];
-	bool after_barrier;
+	bool barrier_ss, barrier_sy;	/* a barrier still waits for these flags */
 	int cycle;
 };
 
@@ -264,7 +265,12 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 	unsigned f = i->flags;
 	if ((f & IR3_INSTR_SS) && ir3_cat(i) >= 5 && i->opc != OPC_ALIAS)
 		fail(c, i, "cat%u has no (ss) bit", ir3_cat(i));
-	if (s->after_barrier && (~f & (IR3_INSTR_SS | IR3_INSTR_SY)))
+	/* after a barrier both syncs come before anything but a nop carrying them */
+	if (f & IR3_INSTR_SS)
+		s->barrier_ss = false;
+	if (f & IR3_INSTR_SY)
+		s->barrier_sy = false;
+	if ((s->barrier_ss || s->barrier_sy) && i->opc != OPC_NOP)
 		fail(c, i, "follows a barrier without (ss)(sy)");
 	if (f & IR3_INSTR_SS) {
 		memset(s->pend_ss, 0, sizeof(s->pend_ss));
@@ -316,7 +322,10 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 	}
 
 	/* what this instruction leaves pending */
-	s->after_barrier = ir3_cat(i) == 7;
+	if (ir3_cat(i) == 7 && i->opc != OPC_ALIAS)
+		s->barrier_ss = s->barrier_sy = true;
+	else if (i->opc != OPC_NOP)
+		s->barrier_ss = s->barrier_sy = false;
 	if (i->ndst && needs_ss_result(i))
 		set_units(c, s->pend_ss, i->dsts[0]);
 	if (i->ndst && needs_sy_result(i))
@@ -363,7 +372,8 @@ static void entry_state(struct tctx *c, struct ir3_block *b, struct tstate *s)
 		bitset_union(s->war_ss, ps->war_ss, NSLOT);
 		bitset_union(s->war_any, ps->war_any, NSLOT);
 		bitset_union(s->const_ss, ps->const_ss, 2048);
-		s->after_barrier |= ps->after_barrier;
+		s->barrier_ss |= ps->barrier_ss;
+		s->barrier_sy |= ps->barrier_sy;
 	}
 }
 
