@@ -430,13 +430,41 @@ void ir3_calc_preds(struct ir3 *ir)
 			if (b->succ[s])
 				b->succ[s]->npreds++;
 	foreach_block(b, ir) {
-		b->preds = b->npreds ? arena_array(ir->arena, struct ir3_block *, b->npreds) : NULL;
+		if (b->npreds > b->preds_cap) {
+			b->preds_cap = b->npreds + 2;
+			b->preds = arena_array(ir->arena, struct ir3_block *, b->preds_cap);
+		}
 		b->npreds = 0;
 	}
 	foreach_block(b, ir)
 		for (int s = 0; s < 2; s++)
 			if (b->succ[s] && (s == 0 || b->succ[1] != b->succ[0]))
 				b->succ[s]->preds[b->succ[s]->npreds++] = b;
+}
+
+void ir3_block_add_pred(struct ir3_block *b, struct ir3_block *pred)
+{
+	for (unsigned n = 0; n < b->npreds; n++)
+		if (b->preds[n] == pred)
+			return;
+	if (b->npreds == b->preds_cap) {
+		unsigned cap = b->preds_cap ? b->preds_cap * 2 : 4;
+		struct ir3_block **p = arena_array(b->ir->arena, struct ir3_block *, cap);
+		if (b->npreds)
+			memcpy(p, b->preds, sizeof(*p) * b->npreds);
+		b->preds = p;
+		b->preds_cap = cap;
+	}
+	b->preds[b->npreds++] = pred;
+}
+
+void ir3_block_remove_pred(struct ir3_block *b, struct ir3_block *pred)
+{
+	unsigned out = 0;
+	for (unsigned n = 0; n < b->npreds; n++)
+		if (b->preds[n] != pred)
+			b->preds[out++] = b->preds[n];
+	b->npreds = out;
 }
 
 unsigned ir3_pred_index(struct ir3_block *b, struct ir3_block *pred)
@@ -476,12 +504,25 @@ static struct ir3_block *intersect(struct dom_ctx *c, struct ir3_block *a, struc
 	return a;
 }
 
-static unsigned number_dom_tree(struct ir3 *ir, struct ir3_block *b, unsigned n)
+/* Children lists of the dominator tree, in program order: `first[b]` and
+ * `sibling[c]` index blocks (~0u: none). */
+static void dom_children(struct ir3 *ir, unsigned *first, unsigned *sibling)
+{
+	foreach_block(b, ir)
+		first[b->index] = sibling[b->index] = ~0u;
+	foreach_block_rev(c, ir)
+		if (c->idom && c->idom != c) {
+			sibling[c->index] = first[c->idom->index];
+			first[c->idom->index] = c->index;
+		}
+}
+
+static unsigned number_dom_tree(struct ir3_block **blocks, const unsigned *first,
+				const unsigned *sibling, struct ir3_block *b, unsigned n)
 {
 	b->dom_pre = n++;
-	foreach_block(c, ir)
-		if (c->idom == b && c != b)
-			n = number_dom_tree(ir, c, n);
+	for (unsigned c = first[b->index]; c != ~0u; c = sibling[c])
+		n = number_dom_tree(blocks, first, sibling, blocks[c], n);
 	b->dom_post = n++;
 	return n;
 }
@@ -522,7 +563,18 @@ void ir3_calc_dominance(struct ir3 *ir)
 			}
 		}
 	}
-	number_dom_tree(ir, ir->first, 0);
+	unsigned *first = arena_array(a, unsigned, ir->nblocks);
+	unsigned *sibling = arena_array(a, unsigned, ir->nblocks);
+	struct ir3_block **blocks = arena_array(a, struct ir3_block *, ir->nblocks);
+	foreach_block(b, ir)
+		blocks[b->index] = b;
+	dom_children(ir, first, sibling);
+	number_dom_tree(blocks, first, sibling, ir->first, 0);
+}
+
+void ir3_dom_children(struct ir3 *ir, unsigned *first, unsigned *sibling)
+{
+	dom_children(ir, first, sibling);
 }
 
 bool ir3_block_dominates(const struct ir3_block *a, const struct ir3_block *b)

@@ -205,7 +205,7 @@ struct ir3_block {
 	struct ir3_instruction *first, *last;
 	struct ir3_block *succ[2];
 	struct ir3_block **preds;
-	unsigned npreds;
+	unsigned npreds, preds_cap;
 	unsigned index;			/* program order, set by ir3_index_blocks */
 	const char *name;		/* label in the text form */
 
@@ -289,6 +289,8 @@ void ir3_add_dst(struct ir3_instruction *i, struct ir3_register *r);
 void ir3_block_link(struct ir3_block *from, struct ir3_block *to);	/* next free succ */
 /* Recompute every block's predecessors from the successors. */
 void ir3_calc_preds(struct ir3 *ir);
+void ir3_block_add_pred(struct ir3_block *b, struct ir3_block *pred);
+void ir3_block_remove_pred(struct ir3_block *b, struct ir3_block *pred);
 void ir3_index_blocks(struct ir3 *ir);
 void ir3_block_remove(struct ir3_block *b);
 struct ir3_instruction *ir3_block_terminator(struct ir3_block *b);
@@ -297,6 +299,9 @@ unsigned ir3_pred_index(struct ir3_block *b, struct ir3_block *pred);
  * the first); also the pre/post numbering for ir3_block_dominates(). */
 void ir3_calc_dominance(struct ir3 *ir);
 bool ir3_block_dominates(const struct ir3_block *a, const struct ir3_block *b);
+/* The dominator tree as lists (after ir3_calc_dominance): `first[b]` is the
+ * index of b's first child, `sibling[c]` the next child; ~0u ends a list. */
+void ir3_dom_children(struct ir3 *ir, unsigned *first, unsigned *sibling);
 
 /* An immediate lowered to the const file: returns its const component. */
 unsigned ir3_const_add_imm(struct ir3 *ir, uint32_t bits);

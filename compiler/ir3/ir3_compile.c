@@ -60,6 +60,13 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 		return -1;
 	}
 	strbuf_release(&err);
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			for (unsigned n = 0; n < i->ndst; n++)
+				if (i->dsts[n]->flags & IR3_REG_SHARED) {
+					strbuf_addstr(&out->error, "shared (uniform) registers are not allocated yet");
+					return -1;
+				}
 
 	unsigned branchstack;
 	if (o->allocated) {

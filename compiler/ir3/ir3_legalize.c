@@ -634,13 +634,16 @@ static bool retarget(struct ir3 *ir, struct ir3_instruction *br, struct ir3_bloc
 			break;
 		}
 	br->target = to;
-	ir3_calc_preds(ir);
+	if (b->succ[0] != old && b->succ[1] != old)
+		ir3_block_remove_pred(old, b);
+	ir3_block_add_pred(to, b);
 	if (old->npreds == 0 && old != ir->first) {
 		for (int k = 0; k < 2; k++)
-			if (old->succ[k])
+			if (old->succ[k]) {
 				drop_phi_srcs(old->succ[k], old);
+				ir3_block_remove_pred(old->succ[k], old);
+			}
 		ir3_block_remove(old);
-		ir3_calc_preds(ir);
 		return true;
 	}
 	return false;

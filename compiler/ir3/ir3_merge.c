@@ -117,13 +117,13 @@ struct merge_ctx {
 };
 
 /* Instruction positions in a preorder walk of the dominator tree. */
-static unsigned index_dom(struct ir3 *ir, struct ir3_block *b, unsigned ip)
+static unsigned index_dom(struct ir3_block **blocks, const unsigned *first,
+			  const unsigned *sibling, struct ir3_block *b, unsigned ip)
 {
 	foreach_instr(i, b)
 		i->ip = ip++;
-	foreach_block(c, ir)
-		if (c->idom == b && c != b)
-			ip = index_dom(ir, c, ip);
+	for (unsigned c = first[b->index]; c != ~0u; c = sibling[c])
+		ip = index_dom(blocks, first, sibling, blocks[c], ip);
 	return ip;
 }
 
@@ -285,7 +285,13 @@ void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l)
 {
 	struct merge_ctx c = { .ir = ir, .live = l, .a = ir->arena };
 	ir3_calc_dominance(ir);
-	index_dom(ir, ir->first, 0);
+	unsigned *first = arena_array(ir->arena, unsigned, ir->nblocks);
+	unsigned *sibling = arena_array(ir->arena, unsigned, ir->nblocks);
+	struct ir3_block **blocks = arena_array(ir->arena, struct ir3_block *, ir->nblocks);
+	foreach_block(b, ir)
+		blocks[b->index] = b;
+	ir3_dom_children(ir, first, sibling);
+	index_dom(blocks, first, sibling, ir->first, 0);
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			for (unsigned n = 0; n < i->ndst; n++) {

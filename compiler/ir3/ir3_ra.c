@@ -75,6 +75,7 @@ struct ra_ctx {
 	struct ir3_instruction *instr;	/* being allocated */
 	struct { struct ra_file *file; unsigned start, end; } dsts[8];
 	unsigned ndsts;
+	ARRAY(struct ra_val *) touched;	/* values made live in this block */
 };
 
 /* ------------------------------------------------------------------ */
@@ -138,6 +139,7 @@ static void mark(struct ra_ctx *c, struct ra_val *v, struct ra_val *owner)
  * its set); live values of its set it contains become its children. */
 static void insert_val(struct ra_ctx *c, struct ra_val *v, unsigned physreg)
 {
+	array_push(&c->touched, v);
 	v->live = true;
 	v->killed = false;
 	v->parent = NULL;
@@ -761,7 +763,8 @@ static void record_live_outs(struct ra_ctx *c, struct ir3_block *b)
 		if (!def || !ir3_ra_def(def) || def->instr->opc == OPC_META_PCOPY)
 			continue;
 		struct ra_val *v = val(c, def);
-		if (v->live)
+		unsigned home = (def->flags & IR3_REG_HALF) ? def->num : def->num * 2;
+		if (v->live && phys_of(v) != home)
 			u64map_set(&c->blocks[b->index].renames, name, phys_of(v));
 	}
 }
@@ -819,8 +822,12 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 {
 	memset(c->full.owner, 0, sizeof(c->full.owner));
 	memset(c->half.owner, 0, sizeof(c->half.owner));
-	for (unsigned n = 0; n < c->ir->ndefs; n++)
-		c->vals[n].live = c->vals[n].killed = false, c->vals[n].parent = NULL;
+	for (size_t k = 0; k < c->touched.len; k++) {
+		struct ra_val *v = c->touched.data[k];
+		v->live = v->killed = false;
+		v->parent = NULL;
+	}
+	c->touched.len = 0;
 
 	/* inputs (the first block): precoloured ones before the others */
 	for (int pass = 1; pass >= 0; pass--)
@@ -921,7 +928,7 @@ struct pressure {
 struct pressure_ctx {
 	struct ra_ctx *c;
 	struct pressure cur, max;
-	unsigned short **cov;		/* per merge set, by a set index */
+	ARRAY(struct ir3_register *) counted;	/* values added in this block */
 };
 
 static void pressure_add(struct pressure_ctx *p, struct ir3_register *d, int dir)
@@ -940,6 +947,8 @@ static void pressure_add(struct pressure_ctx *p, struct ir3_register *d, int dir
 	} else {
 		units = size;
 	}
+	if (dir > 0)
+		array_push(&p->counted, d);
 	int delta = dir * (int)units;
 	if (half)
 		p->cur.half = (unsigned)((int)p->cur.half + delta);
@@ -977,13 +986,14 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 	}
 	foreach_block(b, c->ir) {
 		p.cur = (struct pressure){ 0 };
-		memset(live, 0, sizeof(bool) * c->ir->ndefs);
-		foreach_block(x, c->ir)
-			foreach_instr(i, x)
-				for (unsigned n = 0; n < i->ndst; n++)
-					if (i->dsts[n]->merge_set)
-						memset(i->dsts[n]->merge_set->coverage, 0,
-						       sizeof(unsigned short) * i->dsts[n]->merge_set->size);
+		/* values still counted at the end of the last block: forget them */
+		for (size_t k = 0; k < p.counted.len; k++) {
+			struct ir3_register *d = p.counted.data[k];
+			if (live[d->name] && d->merge_set)
+				memset(d->merge_set->coverage, 0, sizeof(unsigned short) * d->merge_set->size);
+			live[d->name] = false;
+		}
+		p.counted.len = 0;
 		BITSET_FOREACH(name, c->live->live_in[b->index], c->live->ndefs) {
 			struct ir3_register *d = c->live->defs[name];
 			if (d && ir3_ra_def(d)) {
@@ -1044,6 +1054,7 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 			}
 		}
 	}
+	array_free(&p.counted);
 	return p.max;
 }
 
@@ -1161,6 +1172,7 @@ out:
 				if (i->dsts[n]->merge_set)
 					i->dsts[n]->merge_set->coverage = NULL;
 	array_free(&c.copies);
+	array_free(&c.touched);
 	arena_release(&a);
 	if (ok)
 		ir3_lower_copies(ir);

@@ -46,6 +46,9 @@ struct sched_node {
 	unsigned order;			/* original position */
 	unsigned ss_index, sy_index;	/* when scheduled as a producer */
 	bool scheduled, kill_path;
+	/* per choice, computed once */
+	int effect;
+	bool ok, defer;
 };
 
 struct sched_ctx {
@@ -55,8 +58,10 @@ struct sched_ctx {
 	struct ir3_liveness *live;
 	struct ir3_block *block;
 	ARRAY(struct sched_node *) nodes;
+	ARRAY(struct sched_node *) ready;	/* unscheduled, all predecessors done */
 	unsigned *uses;			/* by value name: unscheduled reads, +1 if live-out */
 	unsigned nuses;
+	ARRAY(unsigned) touched;	/* names whose `uses` to clear after the block */
 	unsigned ip;
 	unsigned ss_delay, sy_delay;
 	unsigned ss_index, sy_index, first_ss, first_sy;
@@ -199,6 +204,12 @@ static void mark_kill_path(struct sched_node *n)
 	}
 }
 
+static void use(struct sched_ctx *c, unsigned name)
+{
+	if (!c->uses[name]++)
+		array_push(&c->touched, name);
+}
+
 static void count_uses(struct sched_ctx *c)
 {
 	foreach_instr(i, c->block) {
@@ -206,12 +217,12 @@ static void count_uses(struct sched_ctx *c)
 			continue;
 		for (unsigned k = 0; k < i->nsrc; k++)
 			if (i->srcs[k]->def)
-				c->uses[i->srcs[k]->def->name]++;
+				use(c, i->srcs[k]->def->name);
 		if (i->address)
-			c->uses[i->address->dsts[0]->name]++;
+			use(c, i->address->dsts[0]->name);
 	}
 	BITSET_FOREACH(v, c->live->live_out[c->block->index], c->live->ndefs)
-		c->uses[v]++;
+		use(c, (unsigned)v);
 }
 
 static struct sched_node *new_node(struct sched_ctx *c, struct ir3_instruction *i)
@@ -355,11 +366,19 @@ static struct sched_node *choose(struct sched_ctx *c)
 	struct sched_node *best = NULL;
 	int best_rank = -1;
 
+	for (size_t k = 0; k < c->ready.len; k++) {
+		struct sched_node *n = c->ready.data[k];
+		n->ok = eligible(c, n);
+		if (n->ok) {
+			n->effect = live_effect(c, n->instr);
+			n->defer = should_defer(c, n->instr);
+		}
+	}
 	for (int pass = 0; pass < 5 && !best; pass++) {
-		for (size_t k = 0; k < c->nodes.len; k++) {
-			struct sched_node *n = c->nodes.data[k];
+		for (size_t k = 0; k < c->ready.len; k++) {
+			struct sched_node *n = c->ready.data[k];
 			struct ir3_instruction *i = n->instr;
-			if (n->scheduled || n->npreds || !eligible(c, n))
+			if (!n->ok)
 				continue;
 			bool meta = ir3_is_meta(i) && i->opc != OPC_META_COLLECT;
 			int rank;
@@ -368,14 +387,11 @@ static struct sched_node *choose(struct sched_ctx *c)
 					continue;
 				rank = 0;
 			} else if (pass <= 2) {
-				if (pass == 1 && should_defer(c, i))
+				if ((pass == 1 && n->defer) || n->effect > 0)
 					continue;
-				int eff = live_effect(c, i);
-				if (eff > 0)
-					continue;
-				rank = (eff < 0 ? 2 : 0) + is_ready(c, n);
+				rank = (n->effect < 0 ? 2 : 0) + is_ready(c, n);
 			} else {
-				if (pass == 3 && should_defer(c, i))
+				if (pass == 3 && n->defer)
 					continue;
 				rank = is_ready(c, n);
 			}
@@ -383,8 +399,8 @@ static struct sched_node *choose(struct sched_ctx *c)
 			if (!better && rank == best_rank) {
 				if (n->max_delay != best->max_delay)
 					better = n->max_delay > best->max_delay;
-				else if (pass >= 3 && live_effect(c, i) != live_effect(c, best->instr))
-					better = live_effect(c, i) < live_effect(c, best->instr);
+				else if (pass >= 3 && n->effect != best->effect)
+					better = n->effect < best->effect;
 				else
 					better = n->order < best->order;
 			}
@@ -395,6 +411,14 @@ static struct sched_node *choose(struct sched_ctx *c)
 		}
 	}
 	return best;
+}
+
+static void rebuild_ready(struct sched_ctx *c)
+{
+	c->ready.len = 0;
+	for (size_t k = 0; k < c->nodes.len; k++)
+		if (!c->nodes.data[k]->scheduled && !c->nodes.data[k]->npreds)
+			array_push(&c->ready, c->nodes.data[k]);
 }
 
 /* ------------------------------------------------------------------ */
@@ -413,7 +437,7 @@ static void rematerialize(struct sched_ctx *c, struct ir3_register *value)
 	for (unsigned k = 0; k < clone->nsrc; k++) {
 		struct ir3_register *d = clone->srcs[k]->def;
 		if (d) {
-			c->uses[d->name]++;
+			use(c, d->name);
 			if (in_block(c, d->instr) && !node_of(d->instr)->scheduled)
 				add_edge(node_of(d->instr), cn, ir3_delayslots(c->t, d->instr, clone, k, false));
 		}
@@ -437,6 +461,7 @@ static void rematerialize(struct sched_ctx *c, struct ir3_register *value)
 			add_edge(cn, u, ir3_delayslots(c->t, clone, i, 0, false));
 	}
 	c->uses[nv->name] = c->uses[value->name];
+	array_push(&c->touched, nv->name);
 	c->uses[value->name] = 0;
 	if (value->flags & IR3_REG_PREDICATE)
 		c->live_preds--;
@@ -528,6 +553,12 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 	if (ir3_writes_pred(i) && c->uses[i->dsts[0]->name])
 		c->live_preds++;
 
+	for (size_t k = 0; k < c->ready.len; k++)
+		if (c->ready.data[k] == n) {
+			c->ready.data[k] = array_last(&c->ready);
+			c->ready.len--;
+			break;
+		}
 	for (size_t e = 0; e < n->succs.len; e++) {
 		struct sched_node *s = n->succs.data[e].to;
 		unsigned ready = issue + cycles + n->succs.data[e].delay;
@@ -535,7 +566,8 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 			ready = n->earliest > issue ? n->earliest : issue;
 		if (ready > s->earliest)
 			s->earliest = ready;
-		s->npreds--;
+		if (--s->npreds == 0)
+			array_push(&c->ready, s);
 	}
 	c->ip = issue + cycles;
 }
@@ -549,7 +581,13 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	c->kills = c->texs = 0;
 	c->addr = NULL;
 	c->live_preds = 0;
-	memset(c->uses, 0, sizeof(unsigned) * c->nuses);
+	for (size_t k = 0; k < c->touched.len; k++)
+		c->uses[c->touched.data[k]] = 0;
+	c->touched.len = 0;
+	if (c->ir->ndefs + 64 > c->nuses) {
+		c->nuses = 2 * c->ir->ndefs + 64;
+		c->uses = arena_array(c->a, unsigned, c->nuses);
+	}
 	count_uses(c);
 	build_dag(c);
 
@@ -563,11 +601,13 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	}
 
 	size_t done = 0;
+	rebuild_ready(c);
 	while (done < c->nodes.len) {
 		struct sched_node *n = choose(c);
 		if (!n) {
 			if (!break_deadlock(c))
 				BUG("scheduler deadlock in block b%u", b->index);
+			rebuild_ready(c);
 			continue;
 		}
 		schedule(c, n);
@@ -587,13 +627,11 @@ bool ir3_sched(struct ir3 *ir)
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			i->data = NULL;
-	foreach_block(b, ir) {
-		/* clones add values: size the use counts per block */
-		c.uses = arena_array(&a, unsigned, ir->ndefs + 64);
-		c.nuses = ir->ndefs + 64;
+	foreach_block(b, ir)
 		sched_block(&c, b);
-	}
 	array_free(&c.nodes);
+	array_free(&c.ready);
+	array_free(&c.touched);
 	arena_release(&a);
 	return true;
 }

@@ -41,12 +41,8 @@ static bool def_reaches(const struct ir3_register *def, const struct ir3_instruc
 	const struct ir3_instruction *d = def->instr;
 	if (user->opc == OPC_META_PHI)	/* read at the end of the predecessor */
 		return d->block == use_block || ir3_block_dominates(d->block, use_block);
-	if (d->block == use_block) {
-		for (const struct ir3_instruction *i = d; i; i = i->next)
-			if (i == user)
-				return i != d;
-		return user->block != use_block;
-	}
+	if (d->block == use_block)
+		return user->block != use_block || d->ip < user->ip;
 	return ir3_block_dominates(d->block, use_block);
 }
 
@@ -135,6 +131,10 @@ bool ir3_validate(struct ir3 *ir, struct strbuf *err)
 	struct vctx v = { .ir = ir, .err = err, .ok = true };
 	ir3_calc_preds(ir);
 	ir3_calc_dominance(ir);
+	unsigned ip = 0;
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			i->ip = ip++;
 	foreach_block(b, ir) {
 		if (b->ir != ir)
 			fail(&v, "block b%u belongs to another shader", b->index);
