@@ -93,6 +93,7 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 	if (!ir3_ra(ir, branchstack, &out->error))
 		return -1;
 	after_pass(&p, "ra");
+	PASS(&p, "postsched", ir3_postsched(ir));
 legalize:
 	PASS(&p, "legalize", ir3_legalize(ir, &branchstack));
 	if (target->has_alias_tex)

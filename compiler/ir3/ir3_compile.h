@@ -29,8 +29,8 @@ void ir3_compile_output_release(struct ir3_compile_output *out);
 
 /*
  * Run the backend on `ir` for `target`:
- *	cp/cse/dce → alias.tex/alias.rt (a7xx) → sched → RA → legalize →
- *	alias.tex insertion → verify → statistics → disassembly
+ *	cp/cse/dce → alias.tex/alias.rt (a7xx) → sched → RA → postsched →
+ *	legalize → alias.tex insertion → verify → statistics → disassembly
  * Returns 0, or -1 with `out->error` set ("register pressure N exceeds M",
  * a verifier's finding, …).
  */

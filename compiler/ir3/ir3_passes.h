@@ -31,6 +31,9 @@ bool ir3_ra(struct ir3 *ir, unsigned branchstack, struct strbuf *err);
 /* ir3_lower_copies.c: parallel copies, collects and splits → movs/swaps */
 void ir3_lower_copies(struct ir3 *ir);
 
+/* ir3_postsched.c: post-RA list scheduling on physical registers */
+bool ir3_postsched(struct ir3 *ir);
+
 /* ir3_legalize.c: nops, (ss)/(sy), (ei), (eq), branches, end */
 bool ir3_legalize(struct ir3 *ir, unsigned *branchstack);
 
