@@ -2,9 +2,12 @@
  * Dead code elimination: an instruction stays when it has effects beyond its
  * destinations (stores, flow, barriers, `end`, …: IR3_OP_SIDE in
  * ir3_ops.def), is a shader input, or defines a value something live reads
- * (including the mova a relative access depends on).  Everything else goes.
+ * (including the mova a relative access depends on).  Everything else goes;
+ * a texture fetch loses the destination components no split reads.
  */
 #include "compiler/ir3/ir3.h"
+
+#include <stdint.h>
 
 #include "compiler/util/array.h"
 
@@ -12,6 +15,43 @@ static bool is_root(const struct ir3_instruction *i)
 {
 	return ir3_has_flag(i, IR3_OP_SIDE) || ir3_has_flag(i, IR3_OP_STORE) ||
 	       ir3_has_flag(i, IR3_OP_ATOMIC) || i->opc == OPC_META_INPUT || i->ndst == 0;
+}
+
+/* A texture fetch read only through splits writes only the components the
+ * live splits read.  `data` of a live tex: its used components, or ~0u
+ * when something reads the whole vector. */
+static bool shrink_tex(struct ir3 *ir)
+{
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			if (ir3_is_tex(i) && i->ndst)
+				i->data = (void *)(uintptr_t)0;
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if (!(i->flags & IR3_INSTR_MARK))
+				continue;
+			for (unsigned n = 0; n < i->nsrc; n++) {
+				struct ir3_register *d = i->srcs[n]->def;
+				if (!d || !ir3_is_tex(d->instr) || d != d->instr->dsts[0])
+					continue;
+				uintptr_t used = (uintptr_t)d->instr->data;
+				used |= i->opc == OPC_META_SPLIT ? 1u << i->off : ~0u;
+				d->instr->data = (void *)used;
+			}
+		}
+	bool progress = false;
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if (!ir3_is_tex(i) || !i->ndst || !(i->flags & IR3_INSTR_MARK))
+				continue;
+			unsigned used = (unsigned)(uintptr_t)i->data & i->dsts[0]->wrmask;
+			i->data = NULL;
+			if (used && used != i->dsts[0]->wrmask) {
+				i->dsts[0]->wrmask = used;
+				progress = true;
+			}
+		}
+	return progress;
 }
 
 bool ir3_opt_dce(struct ir3 *ir)
@@ -42,7 +82,7 @@ bool ir3_opt_dce(struct ir3 *ir)
 	}
 	array_free(&work);
 
-	bool progress = false;
+	bool progress = shrink_tex(ir);
 	foreach_block(b, ir) {
 		foreach_instr_safe(i, b) {
 			if (i->flags & IR3_INSTR_MARK) {
