@@ -34,9 +34,7 @@ struct parser {
 	ARRAY(struct fixup) fixups;
 	unsigned next_name;		/* for non-numeric names */
 	struct ir3_block *cur;
-	struct ir3_block **labels;	/* block per label, in order */
-	unsigned nlabels;
-	bool in_body;
+	bool in_body;			/* past the header lines */
 };
 
 __attribute__((format(printf, 2, 3)))
