@@ -1,0 +1,323 @@
+/*
+ * Records from JSONL (stats.jsonl of a run, or a bare .jsonl file), one JSON
+ * object per line (stats/SCHEMA.md).
+ *
+ * Two paths give the same records:
+ *  - a strict scanner for the shape our runner writes: one flat object whose
+ *    values are strings without escapes, numbers, true/false/null, plus the
+ *    "stats" object of numbers.  It reads in place, without allocating;
+ *  - jansson for everything else.  Any line the scanner is not sure of goes
+ *    there: an escape, a nested value, invalid JSON, a missing key; so jansson
+ *    is also what words every error message.
+ * Why a scanner of our own: jansson builds a tree per line and parses about
+ * 60 MB/s here (DESIGN.md); `shdb cmp` of two 200k-record runs (2 x 90 MB)
+ * must finish in 0.5 s.  The scanner does ~500 MB/s (bench/10-cmp.sh).
+ * tests/unit/stats_jsonl.c checks that both paths agree line by line.
+ */
+#include <jansson.h>
+#include <stdint.h>
+
+#include "stats/input.h"
+
+struct cursor {
+	const char *p, *end;
+};
+
+static void skip_ws(struct cursor *c)
+{
+	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+		c->p++;
+}
+
+static bool eat(struct cursor *c, char ch)
+{
+	skip_ws(c);
+	if (c->p < c->end && *c->p == ch) {
+		c->p++;
+		return true;
+	}
+	return false;
+}
+
+static bool eat_word(struct cursor *c, const char *w, size_t n)
+{
+	if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n))
+		return false;
+	c->p += n;
+	return true;
+}
+
+/* A string without escapes and control characters. */
+static bool scan_string(struct cursor *c, struct span *out)
+{
+	if (!eat(c, '"'))
+		return false;
+	const char *s = c->p;
+	for (; c->p < c->end; c->p++) {
+		unsigned char ch = (unsigned char)*c->p;
+		if (ch == '"') {
+			*out = (struct span){ s, (size_t)(c->p++ - s) };
+			return true;
+		}
+		if (ch == '\\' || ch < 0x20)
+			return false;
+	}
+	return false;
+}
+
+static bool is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/* A JSON number; integers of up to 15 digits without strtod. */
+static bool scan_number(struct cursor *c, double *out)
+{
+	skip_ws(c);
+	const char *s = c->p, *p = s;
+	bool neg = p < c->end && *p == '-';
+	p += neg;
+	uint64_t v = 0;
+	const char *digits = p;
+	while (p < c->end && is_digit(*p) && p - digits < 15)
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	bool plain = p > digits && (p == c->end || (!is_digit(*p) && *p != '.' && *p != 'e' &&
+						    *p != 'E')) && !(*digits == '0' && p - digits > 1);
+	if (plain) {
+		*out = neg ? -(double)v : (double)v;
+		c->p = p;
+		return true;
+	}
+	const char *e = s;
+	while (e < c->end && *e && (is_digit(*e) || strchr("+-.eE", *e)))
+		e++;
+	if (!parse_number(s, (size_t)(e - s), out))
+		return false;
+	c->p = e;
+	return true;
+}
+
+/* A statistic's value: a number, or true/false as 1/0. */
+static bool scan_stat_value(struct cursor *c, double *out)
+{
+	skip_ws(c);
+	if (eat_word(c, "true", 4))
+		return *out = 1, true;
+	if (eat_word(c, "false", 5))
+		return *out = 0, true;
+	return scan_number(c, out);
+}
+
+static bool scan_stats(struct reader *rd, struct cursor *c)
+{
+	if (!eat(c, '{'))
+		return false;
+	if (eat(c, '}'))
+		return true;
+	do {
+		struct stat_pair sp;
+		if (!scan_string(c, &sp.name) || !eat(c, ':') || !scan_stat_value(c, &sp.value))
+			return false;
+		array_push(&rd->pairs, sp);
+	} while (eat(c, ','));
+	return eat(c, '}');
+}
+
+/* The value of a key we do not use: anything but an object or an array. */
+static bool skip_value(struct cursor *c)
+{
+	struct span s;
+	double d;
+	skip_ws(c);
+	if (c->p < c->end && *c->p == '"')
+		return scan_string(c, &s);
+	return eat_word(c, "true", 4) || eat_word(c, "false", 5) || eat_word(c, "null", 4) ||
+	       scan_number(c, &d);
+}
+
+static bool scan_status(struct cursor *c, struct record *r)
+{
+	struct span s;
+	return scan_string(c, &s) && status_parse(s.p, s.len, &r->status);
+}
+
+static bool scan_member(struct reader *rd, struct cursor *c, struct span key, struct record *r,
+			unsigned *seen)
+{
+	if (span_eq(key, "path"))
+		return *seen |= 1, scan_string(c, &r->path);
+	if (span_eq(key, "stage"))
+		return *seen |= 2, scan_string(c, &r->stage);
+	if (span_eq(key, "target"))
+		return scan_string(c, &r->target);
+	if (span_eq(key, "status"))
+		return scan_status(c, r);
+	if (span_eq(key, "stats"))
+		return rd->pairs.len = 0, scan_stats(rd, c);
+	if (span_eq(key, "time_us"))
+		return scan_number(c, &r->time_us);
+	if (span_eq(key, "message")) {
+		skip_ws(c);
+		return eat_word(c, "null", 4) || scan_string(c, &r->message);
+	}
+	return skip_value(c);
+}
+
+/* The fast path; false sends the line to jansson. */
+static bool scan_record(struct reader *rd, const char *line, size_t len, struct record *r)
+{
+	struct cursor c = { line, line + len };
+	unsigned seen = 0;
+	rd->pairs.len = 0;
+	if (!eat(&c, '{'))
+		return false;
+	do {
+		struct span key;
+		if (!scan_string(&c, &key) || !eat(&c, ':') || !scan_member(rd, &c, key, r, &seen))
+			return false;
+	} while (eat(&c, ','));
+	if (!eat(&c, '}'))
+		return false;
+	skip_ws(&c);
+	return c.p == c.end && seen == 3;
+}
+
+/* ---- the jansson path ---- */
+
+static struct span json_span(json_t *v)
+{
+	return (struct span){ json_string_value(v), json_string_length(v) };
+}
+
+static const char *json_kind(json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	}
+	return "?";
+}
+
+/* A string member: required ones must be present; false after an error. */
+static bool get_string(struct reader *rd, int line, json_t *obj, const char *key, bool required,
+		       struct span *out)
+{
+	json_t *v = json_object_get(obj, key);
+	if (!v || (json_is_null(v) && !required))
+		return !required || (reader_error(rd, line, 0, "record without \"%s\"", key), false);
+	if (!json_is_string(v)) {
+		reader_error(rd, line, 0, "\"%s\" is %s, not a string", key, json_kind(v));
+		return false;
+	}
+	*out = json_span(v);
+	return true;
+}
+
+static bool get_status(struct reader *rd, int line, json_t *obj, struct record *r)
+{
+	struct span s = SPAN_LIT("ok");
+	if (!get_string(rd, line, obj, "status", false, &s))
+		return false;
+	if (status_parse(s.p, s.len, &r->status))
+		return true;
+	reader_error(rd, line, 0, "unknown status \"%.*s\" (ok, error, crash, timeout, skipped)",
+		     (int)s.len, s.p);
+	return false;
+}
+
+static bool get_stats(struct reader *rd, int line, json_t *obj)
+{
+	json_t *stats = json_object_get(obj, "stats");
+	if (!stats || json_is_null(stats))
+		return true;
+	if (!json_is_object(stats)) {
+		reader_error(rd, line, 0, "\"stats\" is %s, not an object", json_kind(stats));
+		return false;
+	}
+	const char *key;
+	json_t *v;
+	json_object_foreach(stats, key, v) {
+		struct stat_pair sp = { .name = { key, strlen(key) } };
+		if (json_is_number(v))
+			sp.value = json_number_value(v);
+		else if (json_is_boolean(v))
+			sp.value = json_is_true(v);
+		else {
+			reader_warning(rd, line, 0, "statistic \"%s\" is %s, not a number; ignored",
+				       key, json_kind(v));
+			continue;
+		}
+		array_push(&rd->pairs, sp);
+	}
+	return true;
+}
+
+static bool get_record(struct reader *rd, int line, json_t *obj, struct record *r)
+{
+	rd->pairs.len = 0;
+	if (!get_string(rd, line, obj, "path", true, &r->path) ||
+	    !get_string(rd, line, obj, "stage", true, &r->stage) ||
+	    !get_string(rd, line, obj, "target", false, &r->target) ||
+	    !get_string(rd, line, obj, "message", false, &r->message) ||
+	    !get_status(rd, line, obj, r) || !get_stats(rd, line, obj))
+		return false;
+	json_t *t = json_object_get(obj, "time_us");
+	if (json_is_number(t))
+		r->time_us = json_number_value(t);
+	r->stats = rd->pairs.data;
+	r->nstats = rd->pairs.len;
+	return true;
+}
+
+/* Parse with jansson; emit the record, or give the error. */
+static void slow_record(struct reader *rd, const char *line, size_t len, int lineno,
+			bool unterminated, struct record *r)
+{
+	json_error_t err;
+	json_t *root = json_loadb(line, len, 0, &err);
+	if (!root) {
+		if (unterminated)
+			reader_error(rd, lineno, 0, "truncated record: the file ends inside it");
+		else
+			reader_error(rd, lineno, err.column, "malformed JSON: %s", err.text);
+		return;
+	}
+	if (!json_is_object(root))
+		reader_error(rd, lineno, 0, "a record is a JSON object, not %s", json_kind(root));
+	else if (get_record(rd, lineno, root, r))
+		rd->emit(rd->ctx, r), rd->records++;
+	json_decref(root);
+}
+
+void read_jsonl(struct reader *rd, struct line_reader *lr)
+{
+	size_t len;
+	for (char *line; (line = line_reader_next(lr, &len));) {
+		struct cursor blank = { line, line + len };
+		skip_ws(&blank);
+		if (blank.p == blank.end)
+			continue;
+		struct record r = { .time_us = -1, .line = lr->lineno, .target = SPAN_LIT("") };
+		if (scan_record(rd, line, len, &r)) {
+			r.stats = rd->pairs.data;
+			r.nstats = rd->pairs.len;
+			rd->emit(rd->ctx, &r);
+			rd->records++;
+			continue;
+		}
+		r = (struct record){ .time_us = -1, .line = lr->lineno, .target = SPAN_LIT("") };
+		slow_record(rd, line, len, lr->lineno, lr->unterminated, &r);
+	}
+}
