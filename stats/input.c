@@ -77,8 +77,27 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+/* A plain integer of up to 15 digits, the common case, without strtod. */
+static bool parse_integer(const char *p, size_t len, double *out)
+{
+	bool neg = len && *p == '-';
+	size_t i = neg;
+	if (i == len || len - i > 15 || (p[i] == '0' && len - i > 1))
+		return false;
+	long long v = 0;
+	for (; i < len; i++) {
+		if (!is_digit(p[i]))
+			return false;
+		v = v * 10 + (p[i] - '0');
+	}
+	*out = neg ? -(double)v : (double)v;
+	return true;
+}
+
 bool parse_number(const char *p, size_t len, double *out)
 {
+	if (parse_integer(p, len, out))
+		return true;
 	const char *s = p, *end = p + len;
 	if (s < end && *s == '-')
 		s++;

@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "compiler/util/file.h"
@@ -68,12 +69,12 @@ static void column_widen(struct column *c)
 }
 
 /* Make rows [len, row] exist, missing. */
-static void column_extend(struct column *c, size_t row)
+static void column_extend(struct column *c, size_t row, size_t expect_rows)
 {
 	if (row < c->len)
 		return;
 	if (row >= c->cap) {
-		size_t cap = c->cap ? c->cap : 1024;
+		size_t cap = c->cap ? c->cap : expect_rows > 1024 ? expect_rows : 1024;
 		while (cap <= row)
 			cap *= 2;
 		if (c->wide)
@@ -90,9 +91,9 @@ static void column_extend(struct column *c, size_t row)
 	}
 }
 
-static void column_set(struct column *c, size_t row, double v)
+static void column_set(struct column *c, size_t row, double v, size_t expect_rows)
 {
-	column_extend(c, row);
+	column_extend(c, row, expect_rows);
 	bool fits = v > INT32_MIN && v <= INT32_MAX && v == (double)(int32_t)v;
 	if (!c->wide && !fits)
 		column_widen(c);
@@ -154,6 +155,16 @@ static uint32_t column_at(struct run *run, size_t pos, struct span name)
 	return nc->col;
 }
 
+long run_find(const struct run *run, uint32_t path, uint32_t stage, uint32_t target)
+{
+	if (path >= run->first_row.len)
+		return -1;
+	for (uint32_t r = run->first_row.data[path]; r != NO_ROW; r = run->rows.data[r].next_of_path)
+		if (run->rows.data[r].stage == stage && run->rows.data[r].target == target)
+			return r;
+	return -1;
+}
+
 /* ---- records ---- */
 
 static bool in_list(const char *const *list, size_t n, struct span s)
@@ -196,13 +207,18 @@ static long row_for(struct run *run, const struct record *r, bool *dup)
 	uint32_t path = names_intern(&run->paths, r->path.p, r->path.len);
 	uint32_t stage = names_intern(&run->stages, r->stage.p, r->stage.len);
 	uint32_t target = names_intern(&run->targets, r->target.p, r->target.len);
-	uint64_t key = (uint64_t)path << 32 | (uint64_t)stage << 16 | target, row;
-	*dup = u64map_get(&run->row_by_key, key, &row);
+	long row = run_find(run, path, stage, target);
+	*dup = row >= 0;
 	if (*dup)
-		return (long)row;
-	u64map_set(&run->row_by_key, key, run->rows.len);
+		return row;
+	if (path == run->first_row.len)
+		array_push(&run->first_row, NO_ROW);
+	if (run->rows.len >= NO_ROW)
+		BUG("more than %u records", NO_ROW);
 	array_push(&run->rows, (struct run_row){ .path = path, .stage = (uint16_t)stage,
-						   .target = (uint16_t)target });
+						   .target = (uint16_t)target,
+						   .next_of_path = run->first_row.data[path] });
+	run->first_row.data[path] = (uint32_t)(run->rows.len - 1);
 	return (long)run->rows.len - 1;
 }
 
@@ -257,7 +273,7 @@ void run_add_record(void *ctx, const struct record *r)
 		set_message(run, (size_t)row, r->message);
 	for (size_t i = 0; i < r->nstats; i++) {
 		uint32_t col = column_at(run, i, r->stats[i].name);	/* may add a column */
-		column_set(run->cols.data[col], (size_t)row, r->stats[i].value);
+		column_set(run->cols.data[col], (size_t)row, r->stats[i].value, run->expect_rows);
 	}
 }
 
@@ -286,7 +302,7 @@ void run_release(struct run *run)
 		column_free(run->cols.data[i]);
 	array_free(&run->cols);
 	strmap_release(&run->col_by_name);
-	u64map_release(&run->row_by_key);
+	array_free(&run->first_row);
 	u64map_release(&run->message_of);
 	for (size_t i = 0; i < run->messages.len; i++)
 		free(run->messages.data[i]);
@@ -324,6 +340,21 @@ static void read_meta(struct run *run, const char *dir, struct diag *diag)
 	strbuf_release(&path);
 }
 
+/* A generous guess of the number of records, from the file size: a record
+ * takes 100 bytes or more.  Arrays sized once by it are written in order, so
+ * the pages never touched cost nothing; growing them would copy. */
+static void expect_rows(struct run *run, const char *path)
+{
+	struct strbuf file = STRBUF_INIT;
+	strbuf_addf(&file, is_directory(path) ? "%s/stats.jsonl" : "%s", path);
+	struct stat st;
+	if (!stat(file.buf, &st) && S_ISREG(st.st_mode)) {
+		run->expect_rows = (size_t)st.st_size / 100 + 1;
+		array_reserve(&run->rows, run->expect_rows);
+	}
+	strbuf_release(&file);
+}
+
 static char *default_label(const char *path)
 {
 	size_t len = strlen(path);
@@ -341,6 +372,7 @@ int run_load(struct run *run, const char *path, const struct record_filter *filt
 	run->reader = &rd;
 	if (is_directory(path))
 		read_meta(run, path, diag);
+	expect_rows(run, path);
 	if (!run->label)
 		run->label = default_label(path);
 	int ret = read_input(&rd, path, INPUT_AUTO);

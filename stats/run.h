@@ -13,6 +13,9 @@
  * A missing value ("-") is INT32_MIN in an int32 column, NaN in a double one.
  * The key (path, stage, target) is unique: a duplicate record replaces the
  * values of the first in place (report.py keeps the last, too), with a warning.
+ * Rows are found by key through the rows of their path (a chain from
+ * first_row[path]): a path has a few stages and targets, and two arrays of
+ * 4 bytes cost less than a hash table over all keys.
  */
 #ifndef SHDB_STATS_RUN_H
 #define SHDB_STATS_RUN_H
@@ -45,10 +48,13 @@ struct column {
 struct run_row {
 	uint32_t path;
 	uint16_t stage, target;
+	uint32_t next_of_path;		/* the next row of the same path, or NO_ROW */
 	uint32_t line;			/* in the file read */
 	float time_us;			/* < 0: unknown */
 	uint8_t status;			/* enum record_status */
 };
+
+#define NO_ROW UINT32_MAX
 
 /* Which records to keep while reading (the command line's --stage, --target,
  * --exclude); empty lists keep everything. */
@@ -81,7 +87,8 @@ struct run {
 	ARRAY(struct run_row) rows;
 	ARRAY(struct column *) cols;
 	struct strmap col_by_name;	/* every spelling read -> column index + 1 */
-	struct u64map row_by_key;	/* (path, stage, target) -> row */
+	ARRAY(uint32_t) first_row;	/* path -> its first row */
+	size_t expect_rows;		/* a guess from the file size, to size arrays once */
 	struct u64map message_of;	/* row -> index in messages */
 	ARRAY(char *) messages;
 
@@ -134,6 +141,9 @@ static inline const char *run_target(const struct run *run, size_t row)
 {
 	return run->targets.list.data[run->rows.data[row].target];
 }
+
+/* The row of (path, stage, target) ids, or -1. */
+long run_find(const struct run *run, uint32_t path, uint32_t stage, uint32_t target);
 
 /* The message of a record (errors), or NULL. */
 const char *run_message(const struct run *run, size_t row);
