@@ -1,0 +1,51 @@
+/*
+ * Printing a comparison: one function per format (cmp/print_*.c).  Every
+ * printer shows the same numbers from `struct comparison`; they differ only
+ * in layout.
+ */
+#ifndef SHDB_CMP_PRINT_H
+#define SHDB_CMP_PRINT_H
+
+#include <stdio.h>
+
+#include "cmp/compare.h"
+#include "stats/format.h"
+#include "stats/threshold.h"
+
+/* The outcome of one --fail-on. */
+struct fail_check {
+	const struct threshold *threshold;
+	bool crossed;
+	char reason[512];	/* one line, when crossed */
+};
+
+struct cmp_print {
+	FILE *out;
+	const struct comparison *c;
+	bool color;
+	size_t top;		/* shaders per list; 0 lists all */
+	bool summary;		/* --summary: totals only, no lists of shaders */
+	bool changes_only;	/* --changes-only: only statistics that changed */
+	const struct fail_check *checks;
+	size_t nchecks;
+};
+
+void cmp_print_text(const struct cmp_print *p);
+void cmp_print_markdown(const struct cmp_print *p);
+void cmp_print_json(const struct cmp_print *p);
+void cmp_print_csv(const struct cmp_print *p);
+void cmp_print_reportpy(const struct cmp_print *p);
+
+/* Helpers shared by the printers (cmp/print_common.c). */
+bool stat_changed(const struct stat_cmp *s);
+/* How many of n entries a list shows. */
+size_t list_len(const struct cmp_print *p, size_t n);
+/* The groups to show, most affected first (then by name); only affected ones
+ * when there are several. */
+void groups_by_affected(const group_array *groups, row_array *out);
+/* "lower is better" / "higher is better" */
+const char *better_text(const struct stat_info *info);
+/* "helped", "HURT", "inconclusive" or "" */
+const char *verdict_word(enum verdict v);
+
+#endif
