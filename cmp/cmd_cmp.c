@@ -12,6 +12,7 @@
 #include "cmp/fail_on.h"
 #include "cmp/print.h"
 #include "compiler/cli/cli.h"
+#include "stats/options.h"
 
 static const char usage[] =
 	"usage: shdb cmp [OPTIONS] BEFORE AFTER\n"
@@ -36,8 +37,6 @@ static const char usage[] =
 	"\n"
 	"Exit status: 0, 1 when a threshold is crossed or an input is bad, 2 usage error.\n";
 
-typedef ARRAY(char *) string_list;
-
 struct cmp_cli {
 	struct cmp_options opts;
 	string_list stats, stages, targets, excludes, fail_on;
@@ -45,23 +44,6 @@ struct cmp_cli {
 	bool color, summary, changes_only;
 	size_t top;
 };
-
-static void split_list(string_list *list, const char *arg)
-{
-	for (const char *p = arg; *p;) {
-		size_t n = strcspn(p, ",");
-		if (n)
-			array_push(list, xstrndup(p, n));
-		p += n + (p[n] == ',');
-	}
-}
-
-static void free_list(string_list *list)
-{
-	for (size_t i = 0; i < list->len; i++)
-		free(list->data[i]);
-	array_free(list);
-}
 
 static void parse_args(struct cmp_cli *cli, int argc, char **argv)
 {
@@ -165,15 +147,6 @@ static void load_both(struct load_job jobs[2])
 		load(&jobs[1]);
 }
 
-static struct record_filter make_filter(const struct cmp_cli *cli)
-{
-	return (struct record_filter){
-		.stages = (const char *const *)cli->stages.data, .nstages = cli->stages.len,
-		.targets = (const char *const *)cli->targets.data, .ntargets = cli->targets.len,
-		.excludes = (const char *const *)cli->excludes.data, .nexcludes = cli->excludes.len,
-	};
-}
-
 /* ---- thresholds ---- */
 
 static void parse_thresholds(const struct cmp_cli *cli, struct threshold *out)
@@ -187,7 +160,7 @@ static void parse_thresholds(const struct cmp_cli *cli, struct threshold *out)
 
 /* Check every threshold; a threshold naming nothing is a usage error. */
 static bool check_thresholds(const struct comparison *c, const struct threshold *t, size_t n,
-			     struct fail_check *checks)
+			     struct threshold_check *checks)
 {
 	struct strbuf err = STRBUF_INIT;
 	bool failed = false;
@@ -216,7 +189,7 @@ static void warn_stat_sets(const struct comparison *c)
 }
 
 static void print(const struct cmp_cli *cli, const struct comparison *c,
-		  const struct fail_check *checks, size_t nchecks)
+		  const struct threshold_check *checks, size_t nchecks)
 {
 	struct cmp_print p = {
 		.out = stdout, .c = c, .color = cli->color, .top = cli->top, .summary = cli->summary,
@@ -247,7 +220,7 @@ static int compare_and_print(const struct cmp_cli *cli, struct load_job jobs[2])
 	struct comparison c;
 	struct strbuf err = STRBUF_INIT;
 	struct threshold *thresholds = xcalloc(cli->fail_on.len + 1, sizeof(*thresholds));
-	struct fail_check *checks = xcalloc(cli->fail_on.len + 1, sizeof(*checks));
+	struct threshold_check *checks = xcalloc(cli->fail_on.len + 1, sizeof(*checks));
 	parse_thresholds(cli, thresholds);
 	if (!compare_runs(&c, &jobs[0].run, &jobs[1].run, &cli->opts, &err))
 		die("%s", err.buf);
@@ -273,7 +246,7 @@ int cmd_cmp(int argc, char **argv)
 	parse_args(&cli, argc, argv);
 	cli.opts.stats = (const char *const *)cli.stats.data;
 	cli.opts.nstats = cli.stats.len;
-	struct record_filter filter = make_filter(&cli);
+	struct record_filter filter = make_filter(&cli.stages, &cli.targets, &cli.excludes);
 	struct load_job jobs[2] = {
 		{ .path = argv[optind], .filter = &filter, .diag = DIAG_INIT },
 		{ .path = argv[optind + 1], .filter = &filter, .diag = DIAG_INIT },
@@ -290,10 +263,10 @@ int cmd_cmp(int argc, char **argv)
 		run_release(&jobs[i].run);
 		diag_release(&jobs[i].diag);
 	}
-	free_list(&cli.stats);
-	free_list(&cli.stages);
-	free_list(&cli.targets);
-	free_list(&cli.excludes);
-	free_list(&cli.fail_on);
+	string_list_free(&cli.stats);
+	string_list_free(&cli.stages);
+	string_list_free(&cli.targets);
+	string_list_free(&cli.excludes);
+	string_list_free(&cli.fail_on);
 	return status;
 }

@@ -55,7 +55,7 @@ static void describe_change(struct strbuf *sb, const struct threshold *t, double
 	strbuf_addch(sb, ')');
 }
 
-static void check_total(const struct threshold *t, const struct stat_cmp *s, struct fail_check *fc,
+static void check_total(const struct threshold *t, const struct stat_cmp *s, struct threshold_check *fc,
 			struct strbuf *why)
 {
 	fc->crossed = threshold_crossed(t, change_of(t, s->total_before, s->total_after));
@@ -81,7 +81,7 @@ static const struct change *extreme(const struct threshold *t, const struct stat
 }
 
 static void check_shader(const struct threshold *t, const struct comparison *c,
-			 const struct stat_cmp *s, struct fail_check *fc, struct strbuf *why)
+			 const struct stat_cmp *s, struct threshold_check *fc, struct strbuf *why)
 {
 	const struct change *ch = extreme(t, s);
 	bool some_unchanged = s->shared > s->helped.len + s->hurt.len;
@@ -97,7 +97,7 @@ static void check_shader(const struct threshold *t, const struct comparison *c,
 	}
 }
 
-bool check_fail_on(const struct comparison *c, const struct threshold *t, struct fail_check *fc,
+bool check_fail_on(const struct comparison *c, const struct threshold *t, struct threshold_check *fc,
 		   struct strbuf *err)
 {
 	struct strbuf why = STRBUF_INIT;

@@ -8,7 +8,7 @@
 
 /* Check `t`; false (with the reason in `err`) when it names nothing the
  * comparison has. */
-bool check_fail_on(const struct comparison *c, const struct threshold *t, struct fail_check *fc,
+bool check_fail_on(const struct comparison *c, const struct threshold *t, struct threshold_check *fc,
 		   struct strbuf *err);
 
 #endif

@@ -12,13 +12,6 @@
 #include "stats/format.h"
 #include "stats/threshold.h"
 
-/* The outcome of one --fail-on. */
-struct fail_check {
-	const struct threshold *threshold;
-	bool crossed;
-	char reason[512];	/* one line, when crossed */
-};
-
 struct cmp_print {
 	FILE *out;
 	const struct comparison *c;
@@ -26,7 +19,7 @@ struct cmp_print {
 	size_t top;		/* shaders per list; 0 lists all */
 	bool summary;		/* --summary: totals only, no lists of shaders */
 	bool changes_only;	/* --changes-only: only statistics that changed */
-	const struct fail_check *checks;
+	const struct threshold_check *checks;
 	size_t nchecks;
 };
 

@@ -35,6 +35,13 @@ struct threshold {
 	bool scope_given;		/* "total:" or "shader:" was written */
 };
 
+/* The outcome of checking one threshold. */
+struct threshold_check {
+	const struct threshold *threshold;
+	bool crossed;
+	char reason[512];	/* one line, "fail-on 'inst>+0.5%': ..." */
+};
+
 /* false, with the reason in `err`, when `text` is not a threshold. */
 bool threshold_parse(const char *text, struct threshold *t, struct strbuf *err);
 /* Does `x` cross it (x OP value)? */

@@ -16,7 +16,7 @@
 const struct command commands[] = {
 	{ "compile", cmd_compile, "compile one shader file and print IR, disassembly or statistics" },
 	{ "run", cmd_run, "compile whole corpora for every target, in parallel" },
-	{ "stats", NULL, "summarise a run" },
+	{ "stats", cmd_stats, "summarise a run" },
 	{ "cmp", cmd_cmp, "compare two runs: helped, hurt, lost and gained shaders" },
 	{ "report", NULL, "render a nightly report over a history of runs" },
 	{ "targets", cmd_targets, "list the modelled GPUs and their parameters" },

@@ -1,0 +1,236 @@
+/*
+ * `shdb cmp --format=markdown`: a report to paste into a merge request.
+ *
+ *	**shdb cmp** `before` → `after`: 7 shaders in both, 4 affected; lost 1, gained 1.
+ *
+ *	| Statistic | Before | After | Change | Helped | Hurt | 95% CI of mean change | Verdict |
+ *	| :-- | --: | --: | --: | --: | --: | :-- | :-- |
+ *	| Instructions (`inst`) | 420 | 407 | -3.10% | 3 | 1 | -12.01% … +4.84% | inconclusive |
+ *
+ * then, folded in <details>, the most helped and hurt shaders per statistic,
+ * status changes, lost and gained shaders, and the totals per target and app.
+ */
+#include "cmp/print.h"
+
+#include "stats/table.h"
+
+struct md_ctx {
+	const struct cmp_print *p;
+	const struct comparison *c;
+	FILE *out;
+	struct strbuf a, b;	/* scratch */
+};
+
+static const char *md_num(struct strbuf *sb, double v)
+{
+	strbuf_reset(sb);
+	fmt_num(sb, v);
+	return sb->buf;
+}
+
+static const char *md_pct(struct strbuf *sb, double frac)
+{
+	strbuf_reset(sb);
+	fmt_pct(sb, frac);
+	return sb->buf;
+}
+
+static void headline(struct md_ctx *m)
+{
+	const struct comparison *c = m->c;
+	fprintf(m->out, "**shdb cmp** `%s` → `%s`: %zu shaders in both, %zu affected",
+		c->before->label, c->after->label, c->both_ok, c->affected);
+	fprintf(m->out, "; lost %zu, gained %zu", c->lost.len, c->gained.len);
+	if (c->status_changes.len)
+		fprintf(m->out, "; newly failing %zu, newly crashing %zu, fixed %zu",
+			c->status_counts[NEWLY_FAILING], c->status_counts[NEWLY_CRASHING],
+			c->status_counts[FIXED]);
+	fputs(".\n", m->out);
+	for (int side = 0; side < 2; side++) {
+		const name_array *names = side ? &c->only_after : &c->only_before;
+		if (!names->len)
+			continue;
+		fprintf(m->out, "\nStatistics only in %s:", side ? "after" : "before");
+		for (size_t i = 0; i < names->len; i++)
+			fprintf(m->out, " `%s`", names->data[i]);
+		fputs(".\n", m->out);
+	}
+}
+
+static void ci_cell(struct md_ctx *m, struct text_table *t, const struct stat_cmp *s)
+{
+	if (!s->has_ci) {
+		table_add(t, NULL, "%s", "");
+		return;
+	}
+	md_pct(&m->a, s->ci_rel.lo);
+	md_pct(&m->b, s->ci_rel.hi);
+	table_add(t, NULL, "%s … %s", m->a.buf, m->b.buf);
+}
+
+static void summary_table(struct md_ctx *m)
+{
+	struct text_table t;
+	table_init(&t, "lrrrrrll");
+	const char *titles[] = { "Statistic", "Before", "After", "Change", "Helped", "Hurt",
+				 "95% CI of mean change", "Verdict" };
+	for (size_t i = 0; i < 8; i++)
+		table_add(&t, NULL, "%s", titles[i]);
+	for (size_t i = 0; i < m->c->stats.len; i++) {
+		const struct stat_cmp *s = &m->c->stats.data[i];
+		if (m->p->changes_only && !stat_changed(s))
+			continue;
+		table_add(&t, NULL, "%s (`%s`)", s->info->display, s->info->key);
+		table_add(&t, NULL, "%s", md_num(&m->a, s->total_before));
+		table_add(&t, NULL, "%s", md_num(&m->a, s->total_after));
+		table_add(&t, NULL, "%s", s->total_before == s->total_after ? "." :
+			  md_pct(&m->a, rel_change(s->total_before, s->total_after)));
+		table_add(&t, NULL, "%zu", s->helped.len);
+		table_add(&t, NULL, "%zu", s->hurt.len);
+		ci_cell(m, &t, s);
+		table_add(&t, NULL, "%s", verdict_word(s->verdict));
+	}
+	fputc('\n', m->out);
+	if (table_rows(&t) > 1)
+		table_print_markdown(&t, m->out);
+	else
+		fputs("No changes.\n", m->out);
+	table_release(&t);
+}
+
+static void change_rows(struct md_ctx *m, struct text_table *t, const struct stat_cmp *s,
+			const char *side, const change_array *list)
+{
+	struct strbuf name = STRBUF_INIT;
+	for (size_t i = 0; i < list_len(m->p, list->len); i++) {
+		const struct change *ch = &list->data[i];
+		strbuf_reset(&name);
+		pair_name(m->c, ch->pair, &name);
+		table_add(t, NULL, "`%s`", s->info->key);
+		table_add(t, NULL, "%s", side);
+		table_add(t, NULL, "`%s`", name.buf);
+		table_add(t, NULL, "%s", md_num(&m->a, ch->before));
+		table_add(t, NULL, "%s", md_num(&m->a, ch->after));
+		table_add(t, NULL, "%s", md_pct(&m->a, rel_change(ch->before, ch->after)));
+	}
+	strbuf_release(&name);
+}
+
+static void shader_tables(struct md_ctx *m)
+{
+	struct text_table t;
+	table_init(&t, "lllrrr");
+	const char *titles[] = { "Statistic", "", "Shader", "Before", "After", "Change" };
+	for (size_t i = 0; i < 6; i++)
+		table_add(&t, NULL, "%s", titles[i]);
+	for (size_t i = 0; i < m->c->stats.len; i++) {
+		const struct stat_cmp *s = &m->c->stats.data[i];
+		change_rows(m, &t, s, "helped", &s->helped);
+		change_rows(m, &t, s, "HURT", &s->hurt);
+	}
+	if (table_rows(&t) > 1) {
+		fputs("\n<details><summary>Most helped and hurt shaders</summary>\n\n", m->out);
+		table_print_markdown(&t, m->out);
+		fputs("\n</details>\n", m->out);
+	}
+	table_release(&t);
+}
+
+static void record_list(struct md_ctx *m, const char *title, const struct run *run,
+			const row_array *rows)
+{
+	size_t n = list_len(m->p, rows->len);
+	if (!n)
+		return;
+	fprintf(m->out, "\n<details><summary>%s: %zu</summary>\n\n", title, rows->len);
+	for (size_t i = 0; i < n; i++) {
+		const char *target = run_target(run, rows->data[i]);
+		fprintf(m->out, "- `%s` %s%s%s\n", run_path(run, rows->data[i]),
+			run_stage(run, rows->data[i]), *target ? " " : "", target);
+	}
+	if (n < rows->len)
+		fprintf(m->out, "- … and %zu more\n", rows->len - n);
+	fputs("\n</details>\n", m->out);
+}
+
+static void status_list(struct md_ctx *m)
+{
+	const struct comparison *c = m->c;
+	size_t n = list_len(m->p, c->status_changes.len);
+	if (!n)
+		return;
+	fprintf(m->out, "\n<details><summary>Status changes: %zu</summary>\n\n", c->status_changes.len);
+	struct strbuf name = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++) {
+		const struct status_change *sc = &c->status_changes.data[i];
+		const struct pair *pr = &c->pairs.data[sc->pair];
+		strbuf_reset(&name);
+		pair_name(c, sc->pair, &name);
+		fprintf(m->out, "- `%s`: %s → %s (%s)\n", name.buf,
+			status_name(c->before->rows.data[pr->before].status),
+			status_name(c->after->rows.data[pr->after].status), status_change_name(sc->kind));
+	}
+	if (n < c->status_changes.len)
+		fprintf(m->out, "- … and %zu more\n", c->status_changes.len - n);
+	fputs("\n</details>\n", m->out);
+	strbuf_release(&name);
+}
+
+static void group_table(struct md_ctx *m, const char *title, const group_array *groups)
+{
+	const struct comparison *c = m->c;
+	struct strbuf align = STRBUF_INIT;
+	strbuf_addstr(&align, "lrr");
+	for (size_t i = 0; i < c->stats.len; i++)
+		if (stat_changed(&c->stats.data[i]))
+			strbuf_addch(&align, 'r');
+	struct text_table t;
+	table_init(&t, align.buf);
+	table_add(&t, NULL, "%s", title);
+	table_add(&t, NULL, "Shaders");
+	table_add(&t, NULL, "Affected");
+	for (size_t i = 0; i < c->stats.len; i++)
+		if (stat_changed(&c->stats.data[i]))
+			table_add(&t, NULL, "`%s`", c->stats.data[i].info->key);
+	row_array order = ARRAY_INIT;
+	groups_by_affected(groups, &order);
+	for (size_t g = 0; g < list_len(m->p, order.len); g++) {
+		const struct group_cmp *gr = &groups->data[order.data[g]];
+		table_add(&t, NULL, "`%s`", *gr->name ? gr->name : "(none)");
+		table_add(&t, NULL, "%zu", gr->shared);
+		table_add(&t, NULL, "%zu", gr->affected);
+		for (size_t i = 0; i < c->stats.len; i++)
+			if (stat_changed(&c->stats.data[i]))
+				table_add(&t, NULL, "%s", gr->before[i] == gr->after[i] ? "." :
+					  md_pct(&m->a, rel_change(gr->before[i], gr->after[i])));
+	}
+	if (table_rows(&t) > 1) {
+		fprintf(m->out, "\n<details><summary>Per %s</summary>\n\n", title);
+		table_print_markdown(&t, m->out);
+		if (list_len(m->p, order.len) < order.len)
+			fprintf(m->out, "\n… and %zu more\n", order.len - list_len(m->p, order.len));
+		fputs("\n</details>\n", m->out);
+	}
+	table_release(&t);
+	strbuf_release(&align);
+	array_free(&order);
+}
+
+void cmp_print_markdown(const struct cmp_print *p)
+{
+	struct md_ctx m = { .p = p, .c = p->c, .out = p->out, .a = STRBUF_INIT, .b = STRBUF_INIT };
+	headline(&m);
+	summary_table(&m);
+	if (!p->summary) {
+		shader_tables(&m);
+		status_list(&m);
+		record_list(&m, "Lost", p->c->before, &p->c->lost);
+		record_list(&m, "Gained", p->c->after, &p->c->gained);
+	}
+	if (p->c->by_target.len > 1)
+		group_table(&m, "target", &p->c->by_target);
+	if (p->c->by_app.len > 1)
+		group_table(&m, "app", &p->c->by_app);
+	strbuf_release(&m.a);
+	strbuf_release(&m.b);
+}
