@@ -131,13 +131,13 @@ static void side_summary(struct text_ctx *t, const char *title, const struct cha
 	strbuf_addf(&line, ", mean %.2f, median ", s->abs_mean);
 	fmt_num(&line, s->abs_median);
 	strbuf_addstr(&line, "; rel min ");
-	fmt_pct(&line, s->rel_min);
+	fmt_pct_mag(&line, s->rel_min);
 	strbuf_addstr(&line, ", max ");
-	fmt_pct(&line, s->rel_max);
+	fmt_pct_mag(&line, s->rel_max);
 	strbuf_addstr(&line, ", mean ");
-	fmt_pct(&line, s->rel_mean);
+	fmt_pct_mag(&line, s->rel_mean);
 	strbuf_addstr(&line, ", median ");
-	fmt_pct(&line, s->rel_median);
+	fmt_pct_mag(&line, s->rel_median);
 	fprintf(t->p->out, "%s\n", line.buf);
 	strbuf_release(&line);
 }

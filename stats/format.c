@@ -60,6 +60,14 @@ void fmt_pct(struct strbuf *sb, double frac)
 		strbuf_addf(sb, "%+.2f%%", frac * 100);
 }
 
+void fmt_pct_mag(struct strbuf *sb, double frac)
+{
+	if (frac != 0 && fabs(frac) < 0.0001)
+		strbuf_addstr(sb, "<.01%");
+	else
+		strbuf_addf(sb, "%.2f%%", frac * 100);
+}
+
 void fmt_change(struct strbuf *sb, double before, double after)
 {
 	fmt_num(sb, before);

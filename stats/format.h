@@ -31,6 +31,8 @@ bool parse_color(const char *name, bool *out);
 void fmt_num(struct strbuf *sb, double v);
 /* A fraction as a signed percentage: "+4.00%", "-12.01%", "0.00%", "+<.01%", "+inf%". */
 void fmt_pct(struct strbuf *sb, double frac);
+/* A magnitude as a percentage, unsigned: "4.00%", "<.01%". */
+void fmt_pct_mag(struct strbuf *sb, double frac);
 /* "before -> after (±p%)"; no percentage when nothing changed or before is 0. */
 void fmt_change(struct strbuf *sb, double before, double after);
 
