@@ -114,10 +114,14 @@ static void sort_statuses(struct comparison *c)
 		array_push(&c->status_changes, sc);
 		c->status_counts[sc.kind]++;
 	}
-	qsort_r(c->lost.data, c->lost.len, sizeof(uint32_t), cmp_row_names, (void *)c->before);
-	qsort_r(c->gained.data, c->gained.len, sizeof(uint32_t), cmp_row_names, (void *)c->after);
-	qsort_r(c->status_changes.data, c->status_changes.len, sizeof(struct status_change),
-		cmp_status_changes, c);
+	/* (qsort's array may not be NULL, even when empty) */
+	if (c->lost.len > 1)
+		qsort_r(c->lost.data, c->lost.len, sizeof(uint32_t), cmp_row_names, (void *)c->before);
+	if (c->gained.len > 1)
+		qsort_r(c->gained.data, c->gained.len, sizeof(uint32_t), cmp_row_names, (void *)c->after);
+	if (c->status_changes.len > 1)
+		qsort_r(c->status_changes.data, c->status_changes.len, sizeof(struct status_change),
+			cmp_status_changes, c);
 }
 
 /* ---- 3. statistics, apps, loops ---- */
@@ -383,8 +387,10 @@ static void compare_stat(struct comparison *c, size_t index, const bitset_word *
 	intervals(s);
 	summarize(s->helped.data, s->helped.len, &s->helped_sum);
 	summarize(s->hurt.data, s->hurt.len, &s->hurt_sum);
-	qsort(s->helped.data, s->helped.len, sizeof(struct change), cmp_most_changed);
-	qsort(s->hurt.data, s->hurt.len, sizeof(struct change), cmp_most_changed);
+	if (s->helped.len > 1)
+		qsort(s->helped.data, s->helped.len, sizeof(struct change), cmp_most_changed);
+	if (s->hurt.len > 1)
+		qsort(s->hurt.data, s->hurt.len, sizeof(struct change), cmp_most_changed);
 }
 
 /* ---- 5. groups ---- */

@@ -30,7 +30,8 @@ void groups_by_affected(const group_array *groups, row_array *out)
 	for (size_t i = 0; i < groups->len; i++)
 		if (groups->data[i].affected || groups->len == 1)
 			array_push(out, (uint32_t)i);
-	qsort_r(out->data, out->len, sizeof(uint32_t), cmp_groups, (void *)groups);
+	if (out->len > 1)
+		qsort_r(out->data, out->len, sizeof(uint32_t), cmp_groups, (void *)groups);
 }
 
 const char *better_text(const struct stat_info *info)

@@ -24,7 +24,8 @@ static int cmp_double(const void *a, const void *b)
 
 void sort_doubles(double *v, size_t n)
 {
-	qsort(v, n, sizeof(*v), cmp_double);
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_double);
 }
 
 double median_sorted(const double *v, size_t n)

@@ -229,16 +229,18 @@ static void forget_values(struct run *run, size_t row)
 		column_clear(run->cols.data[i], row);
 }
 
+/* A record's message; "" (none) replaces the message of a duplicate. */
 static void set_message(struct run *run, size_t row, struct span msg)
 {
+	char *copy = msg.len ? xstrndup(msg.p, msg.len) : xstrdup("");
 	uint64_t idx;
 	if (u64map_get(&run->message_of, row, &idx)) {
 		free(run->messages.data[idx]);
-		run->messages.data[idx] = xstrndup(msg.p, msg.len);
+		run->messages.data[idx] = copy;
 		return;
 	}
 	u64map_set(&run->message_of, row, run->messages.len);
-	array_push(&run->messages, xstrndup(msg.p, msg.len));
+	array_push(&run->messages, copy);
 }
 
 void run_add_record(void *ctx, const struct record *r)

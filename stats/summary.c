@@ -136,7 +136,8 @@ static void top_list(struct run_summary *s, size_t n)
 		if (run->rows.data[i].status == STATUS_OK && column_get(s->top_col, i, &v))
 			array_push(&s->top, (struct top_entry){ (uint32_t)i, v });
 	}
-	qsort_r(s->top.data, s->top.len, sizeof(struct top_entry), cmp_top, (void *)run);
+	if (s->top.len > 1)
+		qsort_r(s->top.data, s->top.len, sizeof(struct top_entry), cmp_top, (void *)run);
 	if (n && s->top.len > n)
 		s->top.len = n;
 }

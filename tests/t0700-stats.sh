@@ -1,0 +1,61 @@
+#!/bin/bash
+# shdb stats end to end: inputs of every kind, formats, options, --fail-on.
+. "$(dirname "$0")/lib.sh"
+
+R=$TESTS/golden/runs
+L=$TESTS/golden/reportpy
+
+test_expect 'a run: status counts, groups by target and stage, the largest shaders' '
+	$SHDB stats $R/main >out &&
+	grep -q "^shdb stats: main (12 records: 11 ok, 1 error)$" out &&
+	grep -q "^a630 fragment: 5 records (4 ok, 1 error)$" out &&
+	grep -q "^largest shaders by inst:" out &&
+	grep -q "^ *200  app1/b.comp compute a630$" out
+'
+
+test_expect 'a Mesa log and a fossilize CSV are runs too' '
+	$SHDB stats -s $L/fd-before.txt >out && grep -q "^inst  *7  *530 " out &&
+	printf "%s\n" "Database,Pipeline hash,Executable name,Instruction Count" "a.foz,1,VS,10" \
+		"a.foz,1,FS,30" >s.csv &&
+	$SHDB stats --by stage s.csv >out && grep -q "^FS: 1 records" out &&
+	grep -q "^inst  *2  *40  *20.00 " out
+'
+
+test_expect 'every format prints; JSON parses; CSV rows have the header'"'"'s width' '
+	for f in text markdown json csv; do
+		$SHDB stats --format=$f --histogram $R/main >out.$f && test -s out.$f || exit 1
+	done &&
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>);
+		exit !(\$j->{all}{records} == 12 && \$j->{top}[0]{value} == 200)" <out.json &&
+	awk -F, "NR == 1 { n = NF } NF != n { exit 1 }" out.csv &&
+	grep -q "^| Instructions (.inst.) |" out.markdown
+'
+
+test_expect 'percentiles and means are computed over ok records only' '
+	$SHDB stats --format=json -m inst --by none $R/main >out &&
+	perl -MJSON::PP -e "local \$/; my \$s = decode_json(<STDIN>)->{all}{statistics}[0];
+		exit !(\$s->{count} == 11 && \$s->{total} == 777 && \$s->{median} == 40 && \$s->{max} == 200)" <out
+'
+
+test_expect '--fail-on: status counts, totals, one shader' '
+	expect_status 1 $SHDB stats --fail-on "error>0" $R/main >out 2>err &&
+	grep -q "^shdb: fail-on .error>0.: 1 records with status error$" err &&
+	$SHDB stats --fail-on "crash>0" --fail-on "inst>1000" $R/main >out 2>err && ! test -s err &&
+	expect_status 1 $SHDB stats --fail-on "shader:full>=20" $R/main >out 2>err &&
+	grep -q "fail-on .shader:full>=20.: app1/b.comp compute: full = 20" err &&
+	expect_status 2 $SHDB stats --fail-on "inst>+1%" $R/main 2>err &&
+	grep -q "without %" err
+'
+
+test_expect 'usage errors exit 2' '
+	expect_status 2 $SHDB stats 2>err && grep -q "^usage: shdb stats" err &&
+	expect_status 2 $SHDB stats --by app $R/main 2>err &&
+	expect_status 2 $SHDB stats --format=reportpy $R/main 2>err &&
+	expect_status 2 $SHDB stats -m nosuch $R/main 2>err && grep -q "statistic .nosuch. is not in" err
+'
+
+test_expect 'shdb stats --help' '
+	$SHDB stats --help >out && grep -q -- "--histogram" out
+'
+
+test_done

@@ -1,0 +1,113 @@
+#!/bin/bash
+# shdb cmp end to end: inputs of every kind, formats, options, --fail-on and
+# exit statuses.  (Numbers: t0720 and the golden outputs of t0740.)
+. "$(dirname "$0")/lib.sh"
+
+R=$TESTS/golden/runs
+L=$TESTS/golden/reportpy
+
+test_expect 'two runs compare; exit 0' '
+	$SHDB cmp $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "^inst .* helped$" out
+'
+
+test_expect 'a run directory, a .jsonl file and standard input are all runs' '
+	$SHDB cmp --format=csv $R/main - <$R/topic.jsonl >a &&
+	$SHDB cmp --format=csv $R/main/stats.jsonl $R/topic.jsonl >b &&
+	test_cmp a b
+'
+
+test_expect 'two Mesa shader-db logs compare' '
+	$SHDB cmp $L/fd-before.txt $L/fd-after.txt >out &&
+	grep -q "^inst  *420  *407  *-3.10%" out
+'
+
+test_expect 'two fossilize CSVs compare, whatever the executable names' '
+	printf "%s\n" "Database,Pipeline hash,Executable name,Instruction Count,VGPRs" \
+		"a.foz,01,Mesh Shader,10,4" "a.foz,01,Fragment Shader,20,8" "b.foz,02,CS,5,2" >b.csv &&
+	printf "%s\n" "Database,Pipeline hash,Executable name,Instruction Count,VGPRs" \
+		"a.foz,01,Mesh Shader,9,4" "a.foz,01,Fragment Shader,20,9" "b.foz,02,CS,5,2" >a.csv &&
+	$SHDB cmp b.csv a.csv >out &&
+	grep -q "^inst  *35  *34  *-2.86%  *1  *0" out && grep -q "^VGPRs  *14  *15  *+7.14%  *0  *1" out
+'
+
+test_expect 'every format prints; JSON parses; CSV rows have the header'"'"'s width' '
+	for f in text markdown json csv reportpy; do
+		$SHDB cmp --format=$f $R/main $R/topic.jsonl >out.$f || exit 1
+		test -s out.$f || exit 1
+	done &&
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{statistics}[0]{key} eq q(inst))" <out.json &&
+	awk -F, "NR == 1 { n = NF } NF != n { exit 1 }" out.csv
+'
+
+test_expect 'colour: never by default off a terminal, always on request' '
+	$SHDB cmp $R/main $R/topic.jsonl >plain &&
+	! grep -q "$(printf "\033")" plain &&
+	$SHDB cmp --color=always $R/main $R/topic.jsonl >color &&
+	grep -q "$(printf "\033\\[32m")" color &&
+	$SHDB cmp --color=never $R/main $R/topic.jsonl >never && test_cmp plain never
+'
+
+test_expect '--changes-only with nothing changed says so' '
+	$SHDB cmp -c $R/main $R/main >out && grep -q "^No changes\.$" out &&
+	$SHDB cmp -c --format=reportpy $L/fd-before.txt $L/fd-before.txt >out &&
+	grep -q "^No changes\.$" out
+'
+
+test_expect '--fail-on: a crossed total threshold exits 1 with a one-line reason' '
+	expect_status 1 $SHDB cmp --fail-on "full>+10%" $R/main $R/topic.jsonl >out 2>err &&
+	test "$(grep -c "fail-on" err)" = 1 &&
+	grep -q "^shdb: fail-on .full>+10%.: full in shared programs changed by +14.52% (62 -> 71)$" err
+'
+
+test_expect '--fail-on: not crossed exits 0' '
+	$SHDB cmp --fail-on "inst>+0.5%" --fail-on "waves<-5%" $R/main $R/topic.jsonl >out 2>err &&
+	! grep -q fail-on err
+'
+
+test_expect '--fail-on: per shader, and counts' '
+	expect_status 1 $SHDB cmp --fail-on "shader:full>=+30%" $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "app1/b.comp compute a740: full changed by +38.89% (18 -> 25)" err &&
+	$SHDB cmp --fail-on "shader:full>+40%" $R/main $R/topic.jsonl >out 2>err &&
+	expect_status 1 $SHDB cmp --fail-on "crashing>0" --fail-on "lost>5" $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "fail-on .crashing>0.: 1 crashing" err && ! grep -q "lost>5" err
+'
+
+test_expect '--fail-on in JSON output' '
+	$SHDB cmp --format=json --fail-on "inst<0" $R/main $R/topic.jsonl >out 2>err;
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>);
+		exit !(\$j->{fail_on}[0]{crossed} && \$j->{fail_on}[0]{threshold} eq q(inst<0))" <out
+'
+
+test_expect 'usage errors exit 2' '
+	expect_status 2 $SHDB cmp $R/main 2>err && grep -q "^usage: shdb cmp" err &&
+	expect_status 2 $SHDB cmp --format=yaml $R/main $R/topic.jsonl 2>err &&
+	grep -q "unknown format" err &&
+	expect_status 2 $SHDB cmp --fail-on "inst=3" $R/main $R/topic.jsonl 2>err &&
+	grep -q "is not a threshold" err &&
+	expect_status 2 $SHDB cmp --fail-on "bogus>1" $R/main $R/topic.jsonl 2>err &&
+	grep -q "no statistic .bogus." err &&
+	expect_status 2 $SHDB cmp --stat bogus $R/main $R/topic.jsonl 2>err &&
+	grep -q "statistic .bogus. is in neither run" err &&
+	expect_status 2 $SHDB cmp --top -1 $R/main $R/topic.jsonl 2>err &&
+	expect_status 2 $SHDB cmp --color=sometimes $R/main $R/topic.jsonl 2>err
+'
+
+test_expect 'shdb cmp --help' '
+	$SHDB cmp --help >out && grep -q -- "--fail-on" out && grep -q -- "--format" out
+'
+
+test_expect 'a statistic in one run only is a warning, not an error' '
+	$SHDB cmp $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "warning: statistics only in after (.*topic.jsonl): preamble_inst" err &&
+	grep -q "note: statistics only in after: preamble_inst" out
+'
+
+test_expect '--stage, --target and --exclude filter both runs' '
+	$SHDB cmp --format=json --target a740 --stage fragment $R/main $R/topic.jsonl >out &&
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 2)" <out &&
+	$SHDB cmp --format=json --exclude "app1/*" --exclude "*/g.vert" $R/main $R/topic.jsonl >out &&
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 4)" <out
+'
+
+test_done
