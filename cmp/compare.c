@@ -3,8 +3,8 @@
  *	1. match the records of both runs by (path, stage, target);
  *	2. sort out statuses: lost, gained, newly failing, fixed …;
  *	3. choose the statistics, name the apps, find the pairs whose loops changed;
- *	4. per statistic: totals, helped and hurt, their summaries, the intervals;
- *	5. per target and per app: totals.
+ *	4. per statistic, and per target and app: totals, helped and hurt, their
+ *	   summaries, the intervals.
  */
 #include "cmp/compare.h"
 
@@ -25,28 +25,30 @@ static long *translate(const struct names *from, const struct names *to)
 	return map;
 }
 
+/* The before run's stage, target and path ids in the after run. */
+struct id_maps {
+	long *stage, *target, *path;
+};
+
 /* The after row of a before row, or -1. */
-static long match_row(const struct run *b, const struct run *a, const long *stage_map,
-		      const long *target_map, size_t row)
+static long match_row(const struct run *b, const struct run *a, const struct id_maps *m, size_t row)
 {
 	const struct run_row *r = &b->rows.data[row];
-	long stage = stage_map[r->stage], target = target_map[r->target];
-	if (stage < 0 || target < 0)
+	long stage = m->stage[r->stage], target = m->target[r->target], path = m->path[r->path];
+	if (stage < 0 || target < 0 || path < 0)
 		return -1;
-	const char *path = b->paths.list.data[r->path];
-	long p = names_find(&a->paths, path, strlen(path));
-	return p < 0 ? -1 : run_find(a, (uint32_t)p, (uint32_t)stage, (uint32_t)target);
+	return run_find(a, (uint32_t)path, (uint32_t)stage, (uint32_t)target);
 }
 
 static void match(struct comparison *c)
 {
 	const struct run *b = c->before, *a = c->after;
-	long *stage_map = translate(&b->stages, &a->stages);
-	long *target_map = translate(&b->targets, &a->targets);
+	struct id_maps m = { translate(&b->stages, &a->stages), translate(&b->targets, &a->targets),
+			     translate(&b->paths, &a->paths) };
 	bitset_word *matched = xcalloc(BITSET_WORDS(a->rows.len) + 1, sizeof(bitset_word));
 	array_reserve(&c->pairs, b->rows.len);
 	for (size_t row = 0; row < b->rows.len; row++) {
-		long other = match_row(b, a, stage_map, target_map, row);
+		long other = match_row(b, a, &m, row);
 		if (other < 0) {
 			array_push(&c->lost, (uint32_t)row);
 			continue;
@@ -59,8 +61,9 @@ static void match(struct comparison *c)
 		if (!bitset_test(matched, row))
 			array_push(&c->gained, (uint32_t)row);
 	free(matched);
-	free(stage_map);
-	free(target_map);
+	free(m.stage);
+	free(m.target);
+	free(m.path);
 }
 
 /* ---- 2. statuses ---- */
@@ -225,8 +228,16 @@ static uint32_t app_of(struct comparison *c, const char *path, size_t skip)
 static void name_apps(struct comparison *c)
 {
 	size_t skip = common_dirs(c);
-	for (size_t i = 0; i < c->pairs.len; i++)
-		c->pairs.data[i].app = app_of(c, run_path(c->before, c->pairs.data[i].before), skip);
+	size_t npaths = c->before->paths.list.len;
+	uint32_t *app_of_path = xmalloc((npaths + 1) * sizeof(uint32_t));
+	memset(app_of_path, 0xff, (npaths + 1) * sizeof(uint32_t));
+	for (size_t i = 0; i < c->pairs.len; i++) {
+		uint32_t path = c->before->rows.data[c->pairs.data[i].before].path;
+		if (app_of_path[path] == UINT32_MAX)
+			app_of_path[path] = app_of(c, c->before->paths.list.data[path], skip);
+		c->pairs.data[i].app = app_of_path[path];
+	}
+	free(app_of_path);
 }
 
 static bool both_ok(const struct comparison *c, const struct pair *p)
@@ -249,49 +260,77 @@ static bitset_word *loops_changed(const struct comparison *c)
 	return set;
 }
 
-/* ---- 4. one statistic ---- */
+/* ---- 4. the statistics ---- */
 
-/* The state of one statistic's pass over the pairs. */
-struct stat_pass {
+/* Running sums of one statistic. */
+struct stat_acc {
+	bool guarded;			/* left out of pairs whose loops changed */
+	struct ksum tb, ta, ab, aa;
+};
+
+/* One pass over the pairs, every statistic of a pair in turn: the rows of a
+ * pair are looked at once, and the columns are read in step. */
+struct pair_pass {
 	struct comparison *c;
-	struct stat_cmp *s;
-	size_t index;			/* of s in c->stats */
 	const bitset_word *loops;	/* pairs whose loops changed */
 	bitset_word *affected;		/* pairs where some statistic changed */
-	struct ksum tb, ta, ab, aa;
+	struct stat_acc *acc;		/* one per statistic */
 };
 
 static void add_to_group(struct group_cmp *g, size_t stat, double b, double a)
 {
+	if (!g)
+		return;
 	g->before[stat] += b;
 	g->after[stat] += a;
 }
 
-static void count_pair(struct stat_pass *sp, size_t i)
+static void count_stat(struct pair_pass *pp, uint32_t i, size_t k, bool loops_changed,
+		       struct group_cmp *gt, struct group_cmp *ga)
 {
-	struct comparison *c = sp->c;
-	struct stat_cmp *s = sp->s;
-	const struct pair *p = &c->pairs.data[i];
+	struct stat_cmp *s = &pp->c->stats.data[k];
+	struct stat_acc *acc = &pp->acc[k];
+	const struct pair *p = &pp->c->pairs.data[i];
 	double b, a;
-	if (!both_ok(c, p) || !column_get(s->bcol, p->before, &b) || !column_get(s->acol, p->after, &a))
+	if (!column_get(s->bcol, p->before, &b) || !column_get(s->acol, p->after, &a))
 		return;
-	if (!c->opts->ignore_loops && strcmp(s->info->key, "loops") && bitset_test(sp->loops, i)) {
+	if (loops_changed && acc->guarded) {
 		s->loop_skipped++;
 		return;
 	}
 	s->shared++;
-	ksum_add(&sp->tb, b);
-	ksum_add(&sp->ta, a);
-	add_to_group(&c->by_target.data[p->target], sp->index, b, a);
-	if (c->by_app.len)
-		add_to_group(&c->by_app.data[p->app], sp->index, b, a);
+	ksum_add(&acc->tb, b);
+	ksum_add(&acc->ta, a);
+	add_to_group(gt, k, b, a);
+	add_to_group(ga, k, b, a);
 	if (a == b)
 		return;
-	ksum_add(&sp->ab, b);
-	ksum_add(&sp->aa, a);
-	bitset_set(sp->affected, i);
+	ksum_add(&acc->ab, b);
+	ksum_add(&acc->aa, a);
+	bitset_set(pp->affected, i);
 	bool hurt = (a > b) != s->info->higher_better;
-	array_push(hurt ? &s->hurt : &s->helped, (struct change){ (uint32_t)i, b, a });
+	array_push(hurt ? &s->hurt : &s->helped, (struct change){ i, b, a });
+}
+
+static void count_pair(struct pair_pass *pp, uint32_t i)
+{
+	struct comparison *c = pp->c;
+	const struct pair *p = &c->pairs.data[i];
+	if (!both_ok(c, p))
+		return;
+	bool loops_changed = !c->opts->ignore_loops && bitset_test(pp->loops, i);
+	struct group_cmp *gt = &c->by_target.data[p->target];
+	struct group_cmp *ga = c->by_app.len ? &c->by_app.data[p->app] : NULL;
+	for (size_t k = 0; k < c->stats.len; k++)
+		count_stat(pp, i, k, loops_changed, gt, ga);
+	bool hit = bitset_test(pp->affected, i);
+	c->affected += hit;
+	gt->shared++;
+	gt->affected += hit;
+	if (ga) {
+		ga->shared++;
+		ga->affected += hit;
+	}
 }
 
 double rel_change(double before, double after)
@@ -372,18 +411,13 @@ static void intervals(struct stat_cmp *s)
 	free(rel);
 }
 
-static void compare_stat(struct comparison *c, size_t index, const bitset_word *loops,
-			 bitset_word *affected)
+/* Totals, intervals, summaries and order of one statistic after the pass. */
+static void finish_stat(struct stat_cmp *s, const struct stat_acc *acc)
 {
-	struct stat_pass sp = { .c = c, .s = &c->stats.data[index], .index = index,
-				.loops = loops, .affected = affected };
-	for (size_t i = 0; i < c->pairs.len; i++)
-		count_pair(&sp, i);
-	struct stat_cmp *s = sp.s;
-	s->total_before = ksum_value(&sp.tb);
-	s->total_after = ksum_value(&sp.ta);
-	s->affected_before = ksum_value(&sp.ab);
-	s->affected_after = ksum_value(&sp.aa);
+	s->total_before = ksum_value(&acc->tb);
+	s->total_after = ksum_value(&acc->ta);
+	s->affected_before = ksum_value(&acc->ab);
+	s->affected_after = ksum_value(&acc->aa);
 	intervals(s);
 	summarize(s->helped.data, s->helped.len, &s->helped_sum);
 	summarize(s->hurt.data, s->hurt.len, &s->hurt_sum);
@@ -393,7 +427,25 @@ static void compare_stat(struct comparison *c, size_t index, const bitset_word *
 		qsort(s->hurt.data, s->hurt.len, sizeof(struct change), cmp_most_changed);
 }
 
-/* ---- 5. groups ---- */
+static void compare_stats(struct comparison *c)
+{
+	struct pair_pass pp = {
+		.c = c, .loops = loops_changed(c),
+		.affected = xcalloc(BITSET_WORDS(c->pairs.len) + 1, sizeof(bitset_word)),
+		.acc = xcalloc(c->stats.len + 1, sizeof(struct stat_acc)),
+	};
+	for (size_t k = 0; k < c->stats.len; k++)
+		pp.acc[k].guarded = strcmp(c->stats.data[k].info->key, "loops") != 0;
+	for (size_t i = 0; i < c->pairs.len; i++)
+		count_pair(&pp, (uint32_t)i);
+	for (size_t k = 0; k < c->stats.len; k++)
+		finish_stat(&c->stats.data[k], &pp.acc[k]);
+	free((void *)pp.loops);
+	free(pp.affected);
+	free(pp.acc);
+}
+
+/* ---- groups ---- */
 
 static void make_groups(struct comparison *c, group_array *groups, size_t n, const char *const *names)
 {
@@ -403,23 +455,6 @@ static void make_groups(struct comparison *c, group_array *groups, size_t n, con
 		g->name = names[i];
 		g->before = xcalloc(nstats + 1, sizeof(double));
 		g->after = xcalloc(nstats + 1, sizeof(double));
-	}
-}
-
-static void count_groups(struct comparison *c, const bitset_word *affected)
-{
-	for (size_t i = 0; i < c->pairs.len; i++) {
-		const struct pair *p = &c->pairs.data[i];
-		if (!both_ok(c, p))
-			continue;
-		bool hit = bitset_test(affected, i);
-		c->by_target.data[p->target].shared++;
-		c->by_target.data[p->target].affected += hit;
-		c->affected += hit;
-		if (c->by_app.len) {
-			c->by_app.data[p->app].shared++;
-			c->by_app.data[p->app].affected += hit;
-		}
 	}
 }
 
@@ -451,13 +486,7 @@ bool compare_runs(struct comparison *c, const struct run *before, const struct r
 	make_groups(c, &c->by_target, before->targets.list.len, before->targets.list.data);
 	if (c->apps.list.len <= MAX_APPS)
 		make_groups(c, &c->by_app, c->apps.list.len, c->apps.list.data);
-	bitset_word *loops = loops_changed(c);
-	bitset_word *affected = xcalloc(BITSET_WORDS(c->pairs.len) + 1, sizeof(bitset_word));
-	for (size_t i = 0; i < c->stats.len; i++)
-		compare_stat(c, i, loops, affected);
-	count_groups(c, affected);
-	free(loops);
-	free(affected);
+	compare_stats(c);
 	return true;
 }
 

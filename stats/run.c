@@ -16,13 +16,17 @@
 
 uint32_t names_intern(struct names *n, const char *s, size_t len)
 {
+	if (n->list.len && n->last_len == len && !memcmp(n->list.data[n->last], s, len))
+		return n->last;
 	bool is_new;
 	struct strmap_entry *e = strmap_put(&n->map, s, len, &is_new);
 	if (is_new) {
 		e->value = (void *)(uintptr_t)(n->list.len + 1);
 		array_push(&n->list, e->key);
 	}
-	return (uint32_t)((uintptr_t)e->value - 1);
+	n->last = (uint32_t)((uintptr_t)e->value - 1);
+	n->last_len = len;
+	return n->last;
 }
 
 long names_find(const struct names *n, const char *s, size_t len)

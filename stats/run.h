@@ -33,6 +33,8 @@
 struct names {
 	struct strmap map;		/* string -> id + 1 */
 	ARRAY(const char *) list;	/* id -> string (the map's copy) */
+	uint32_t last;			/* the id interned last: records of one shader */
+	size_t last_len;		/* come together, so it is often asked again */
 };
 
 struct column {
