@@ -12,35 +12,6 @@
 
 #include "compiler/util/file.h"
 
-/* ---- interned names ---- */
-
-uint32_t names_intern(struct names *n, const char *s, size_t len)
-{
-	if (n->list.len && n->last_len == len && !memcmp(n->list.data[n->last], s, len))
-		return n->last;
-	bool is_new;
-	struct strmap_entry *e = strmap_put(&n->map, s, len, &is_new);
-	if (is_new) {
-		e->value = (void *)(uintptr_t)(n->list.len + 1);
-		array_push(&n->list, e->key);
-	}
-	n->last = (uint32_t)((uintptr_t)e->value - 1);
-	n->last_len = len;
-	return n->last;
-}
-
-long names_find(const struct names *n, const char *s, size_t len)
-{
-	void *v = strmap_get(&n->map, s, len);
-	return v ? (long)((uintptr_t)v - 1) : -1;
-}
-
-void names_release(struct names *n)
-{
-	strmap_release(&n->map);
-	array_free(&n->list);
-}
-
 /* ---- columns ---- */
 
 static struct column *column_new(const char *name)

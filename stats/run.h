@@ -27,15 +27,8 @@
 #include "compiler/util/error.h"
 #include "compiler/util/hash.h"
 #include "stats/input.h"
+#include "stats/names.h"
 #include "stats/stat.h"
-
-/* Interned strings: a dense id per distinct string. */
-struct names {
-	struct strmap map;		/* string -> id + 1 */
-	ARRAY(const char *) list;	/* id -> string (the map's copy) */
-	uint32_t last;			/* the id interned last: records of one shader */
-	size_t last_len;		/* come together, so it is often asked again */
-};
 
 struct column {
 	const struct stat_info *info;	/* the table's row, or &generic */
@@ -152,11 +145,5 @@ const char *run_message(const struct run *run, size_t row);
 
 /* The column whose canonical key is `key`, or NULL. */
 struct column *run_column(const struct run *run, const char *key);
-
-/* Interning. */
-uint32_t names_intern(struct names *n, const char *s, size_t len);
-/* The id of `s`, or -1. */
-long names_find(const struct names *n, const char *s, size_t len);
-void names_release(struct names *n);
 
 #endif
