@@ -69,6 +69,9 @@ static void reader_finish(struct reader *rd)
 void reader_release(struct reader *rd)
 {
 	array_free(&rd->pairs);
+	for (size_t i = 0; i < rd->keys.len; i++)
+		strbuf_release(&rd->keys.data[i]);
+	array_free(&rd->keys);
 	strbuf_release(&rd->scratch);
 }
 

@@ -45,6 +45,7 @@ struct reader {
 	int records;		/* records emitted */
 
 	ARRAY(struct stat_pair) pairs;	/* scratch: the statistics of one record */
+	ARRAY(struct strbuf) keys;	/* JSONL: the last record's statistic keys */
 	struct strbuf scratch;
 };
 

@@ -19,29 +19,31 @@
 
 #include "stats/input.h"
 
+/* A position in one line.  The line reader ends every line with a NUL
+ * (stats/lines.h), which the scanner uses as a sentinel: *end is '\0'. */
 struct cursor {
 	const char *p, *end;
 };
 
 static void skip_ws(struct cursor *c)
 {
-	while (c->p < c->end && (*c->p == ' ' || *c->p == '\t' || *c->p == '\r'))
+	while (*c->p == ' ' || *c->p == '\t' || *c->p == '\r')
 		c->p++;
 }
 
+/* The character ch, after blanks; never the sentinel. */
 static bool eat(struct cursor *c, char ch)
 {
 	skip_ws(c);
-	if (c->p < c->end && *c->p == ch) {
-		c->p++;
-		return true;
-	}
-	return false;
+	if (*c->p != ch)
+		return false;
+	c->p++;
+	return true;
 }
 
 static bool eat_word(struct cursor *c, const char *w, size_t n)
 {
-	if ((size_t)(c->end - c->p) < n || memcmp(c->p, w, n))
+	if (*c->p != *w || (size_t)(c->end - c->p) < n || memcmp(c->p, w, n))
 		return false;
 	c->p += n;
 	return true;
@@ -78,30 +80,37 @@ static bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-/* A JSON number; integers of up to 15 digits without strtod. */
-static bool scan_number(struct cursor *c, double *out)
+/* The characters a number may be followed by in our lines. */
+static bool ends_number(char c)
 {
-	skip_ws(c);
-	const char *s = c->p, *p = s;
-	bool neg = p < c->end && *p == '-';
-	p += neg;
-	uint64_t v = 0;
-	const char *digits = p;
-	while (p < c->end && is_digit(*p) && p - digits < 15)
-		v = v * 10 + (uint64_t)(*p++ - '0');
-	bool plain = p > digits && (p == c->end || (!is_digit(*p) && *p != '.' && *p != 'e' &&
-						    *p != 'E')) && !(*digits == '0' && p - digits > 1);
-	if (plain) {
-		*out = neg ? -(double)v : (double)v;
-		c->p = p;
-		return true;
-	}
-	const char *e = s;
-	while (e < c->end && *e && (is_digit(*e) || strchr("+-.eE", *e)))
+	return c == ',' || c == '}' || c == ']' || c == ' ' || c == '\t' || c == '\r' || c == '\0';
+}
+
+/* Any other JSON number, through parse_number. */
+static bool scan_real(struct cursor *c, double *out)
+{
+	const char *e = c->p;
+	while (is_digit(*e) || (*e && strchr("+-.eE", *e)))
 		e++;
-	if (!parse_number(s, (size_t)(e - s), out))
+	if (!parse_number(c->p, (size_t)(e - c->p), out))
 		return false;
 	c->p = e;
+	return true;
+}
+
+/* A JSON number; an integer of up to 15 digits (the common case) without
+ * strtod.  Blanks are already skipped. */
+static bool scan_number(struct cursor *c, double *out)
+{
+	const char *p = c->p + (*c->p == '-'), *digits = p;
+	uint64_t v = 0;
+	while (is_digit(*p))
+		v = v * 10 + (uint64_t)(*p++ - '0');
+	size_t n = (size_t)(p - digits);
+	if (!n || n > 15 || !ends_number(*p) || (*digits == '0' && n > 1))
+		return scan_real(c, out);
+	*out = *c->p == '-' ? -(double)v : (double)v;
+	c->p = p;
 	return true;
 }
 
@@ -116,6 +125,30 @@ static bool scan_stat_value(struct cursor *c, double *out)
 	return scan_number(c, out);
 }
 
+/* The i-th key of a "stats" object and its colon.  Records of one run list the
+ * same keys in the same order, so the key of the last record, kept with its
+ * quotes and colon ("\"inst\":"), is tried first with one memcmp. */
+static bool scan_stat_key(struct reader *rd, struct cursor *c, size_t i, struct span *name)
+{
+	skip_ws(c);
+	if (i < rd->keys.len) {
+		const struct strbuf *k = &rd->keys.data[i];
+		if ((size_t)(c->end - c->p) > k->len && !memcmp(c->p, k->buf, k->len)) {
+			*name = (struct span){ c->p + 1, k->len - 3 };
+			c->p += k->len;
+			return true;
+		}
+	}
+	if (!scan_string(c, name))
+		return false;
+	while (rd->keys.len <= i)
+		array_push(&rd->keys, (struct strbuf)STRBUF_INIT);
+	struct strbuf *k = &rd->keys.data[i];
+	strbuf_reset(k);
+	strbuf_addf(k, "\"%.*s\":", (int)name->len, name->p);
+	return eat(c, ':');
+}
+
 static bool scan_stats(struct reader *rd, struct cursor *c)
 {
 	if (!eat(c, '{'))
@@ -124,7 +157,7 @@ static bool scan_stats(struct reader *rd, struct cursor *c)
 		return true;
 	do {
 		struct stat_pair sp;
-		if (!scan_string(c, &sp.name) || !eat(c, ':') || !scan_stat_value(c, &sp.value))
+		if (!scan_stat_key(rd, c, rd->pairs.len, &sp.name) || !scan_stat_value(c, &sp.value))
 			return false;
 		array_push(&rd->pairs, sp);
 	} while (eat(c, ','));
@@ -163,7 +196,7 @@ static bool scan_member(struct reader *rd, struct cursor *c, struct span key, st
 	if (span_eq(key, "stats"))
 		return rd->pairs.len = 0, scan_stats(rd, c);
 	if (span_eq(key, "time_us"))
-		return scan_number(c, &r->time_us);
+		return skip_ws(c), scan_number(c, &r->time_us);
 	if (span_eq(key, "message")) {
 		skip_ws(c);
 		return eat_word(c, "null", 4) || scan_string(c, &r->message);

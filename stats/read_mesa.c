@@ -28,12 +28,24 @@ static const char *find(const char *p, const char *end, const char *what)
 	return memmem(p, (size_t)(end - p), what, strlen(what));
 }
 
-static const char *find_last(const char *p, const char *end, const char *what)
+/* The last " shader: " (report.py's greedy match): after the first one, the
+ * colons are few, so look for the others through them. */
+static const char *last_shader(const char *p, const char *end)
 {
-	const char *last = NULL;
-	for (const char *q; (q = find(p, end, what)); p = q + 1)
-		last = q;
+	const char *last = find(p, end, " shader: ");
+	for (const char *q = last ? last + 8 : end; (q = memchr(q, ':', (size_t)(end - q))); q++)
+		if (q - 7 > last && q + 1 < end && q[1] == ' ' && !memcmp(q - 7, " shader", 7))
+			last = q - 7;
 	return last;
+}
+
+/* The next ", " at or after p, or NULL. */
+static const char *next_separator(const char *p, const char *end)
+{
+	for (const char *q = p; (q = memchr(q, ',', (size_t)(end - q))); q++)
+		if (q + 1 < end && q[1] == ' ')
+			return q;
+	return NULL;
 }
 
 /* PATH and where the text after " - " starts; false if the line has none. */
@@ -100,7 +112,7 @@ static void split_entries(struct reader *rd, const char *p, const char *end, boo
 {
 	rd->pairs.len = 0;
 	while (p < end) {
-		const char *sep = find(p, end, ", ");
+		const char *sep = next_separator(p, end);
 		const char *stop = sep ? sep : end;
 		while (stop > p && (is_blank(stop[-1]) || stop[-1] == '\n'))
 			stop--;
@@ -116,7 +128,7 @@ static void split_entries(struct reader *rd, const char *p, const char *end, boo
 static struct span nouveau_stage(const char *p, const char *end, const char **entries)
 {
 	static const char *const names[] = { "VS", "FS", "GS", "TCS", "TES", "CS" };
-	const char *comma = find(p, end, ", ");
+	const char *comma = next_separator(p, end);
 	const char *stop = comma ? comma : end;
 	*entries = comma ? comma + 2 : end;
 	char *num_end;
@@ -147,7 +159,7 @@ static void stats_line(struct reader *rd, const char *line, size_t len, int line
 	if (nouveau) {
 		r.stage = nouveau_stage(rest + 6, end, &entries);
 	} else {
-		const char *sh = find_last(rest, end, " shader: ");
+		const char *sh = last_shader(rest, end);
 		if (!sh)
 			return;
 		r.stage = (struct span){ rest, (size_t)(sh - rest) };
