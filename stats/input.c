@@ -72,7 +72,6 @@ void reader_release(struct reader *rd)
 	for (size_t i = 0; i < rd->keys.len; i++)
 		strbuf_release(&rd->keys.data[i]);
 	array_free(&rd->keys);
-	strbuf_release(&rd->scratch);
 }
 
 static bool is_digit(char c)

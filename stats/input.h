@@ -46,11 +46,10 @@ struct reader {
 
 	ARRAY(struct stat_pair) pairs;	/* scratch: the statistics of one record */
 	ARRAY(struct strbuf) keys;	/* JSONL: the last record's statistic keys */
-	struct strbuf scratch;
 };
 
 #define READER_INIT(diag_, emit_, ctx_) \
-	{ .diag = (diag_), .emit = (emit_), .ctx = (ctx_), .scratch = STRBUF_INIT }
+	{ .diag = (diag_), .emit = (emit_), .ctx = (ctx_) }
 
 int read_input(struct reader *rd, const char *path, enum input_kind kind);
 void reader_release(struct reader *rd);

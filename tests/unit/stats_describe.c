@@ -5,14 +5,18 @@
 #include "stats/describe.h"
 #include "tap.h"
 
-static const char *f2(double x)
+/* x with two decimals, as report.py prints it; `buf` holds the text. */
+struct num_text {
+	char buf[32];
+};
+
+static const char *f2_into(struct num_text *t, double x)
 {
-	static char buf[8][32];
-	static int i;
-	i = (i + 1) % 8;
-	snprintf(buf[i], sizeof(buf[i]), "%.2f", x);
-	return buf[i];
+	snprintf(t->buf, sizeof(t->buf), "%.2f", x);
+	return t->buf;
 }
+
+#define f2(x) f2_into(&(struct num_text){ 0 }, (x))
 
 static void interval_of_report_py_example(void)
 {
