@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cmp/compare.h"
+#include "stats/table.h"
 #include "stats/format.h"
 #include "stats/threshold.h"
 
@@ -33,9 +34,15 @@ void cmp_print_reportpy(const struct cmp_print *p);
 bool stat_changed(const struct stat_cmp *s);
 /* How many of n entries a list shows. */
 size_t list_len(const struct cmp_print *p, size_t n);
-/* The groups to show, most affected first (then by name); only affected ones
- * when there are several. */
-void groups_by_affected(const group_array *groups, row_array *out);
+/* The table of totals per group (target or app): shaders, affected, then the
+ * change of each statistic that changed anywhere ("." where it did not change
+ * in the group).  Groups come most affected first, then by name, the
+ * unaffected ones left out when there are several, cut at --top.  Returns how
+ * many groups were cut.  `markdown` quotes names as code; colours are for text. */
+size_t group_table(const struct cmp_print *p, const char *title, const group_array *groups,
+		   bool markdown, struct text_table *t);
+/* Green for a change for the better, red for the worse, NULL for none. */
+const char *direction_color(const struct stat_info *info, double before, double after);
 /* "lower is better" / "higher is better" */
 const char *better_text(const struct stat_info *info);
 /* "helped", "HURT", "inconclusive" or "" */

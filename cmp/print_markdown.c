@@ -176,44 +176,18 @@ static void status_list(struct md_ctx *m)
 	strbuf_release(&name);
 }
 
-static void group_table(struct md_ctx *m, const char *title, const group_array *groups)
+static void groups(struct md_ctx *m, const char *title, const group_array *groups)
 {
-	const struct comparison *c = m->c;
-	struct strbuf align = STRBUF_INIT;
-	strbuf_addstr(&align, "lrr");
-	for (size_t i = 0; i < c->stats.len; i++)
-		if (stat_changed(&c->stats.data[i]))
-			strbuf_addch(&align, 'r');
 	struct text_table t;
-	table_init(&t, align.buf);
-	table_add(&t, NULL, "%s", title);
-	table_add(&t, NULL, "Shaders");
-	table_add(&t, NULL, "Affected");
-	for (size_t i = 0; i < c->stats.len; i++)
-		if (stat_changed(&c->stats.data[i]))
-			table_add(&t, NULL, "`%s`", c->stats.data[i].info->key);
-	row_array order = ARRAY_INIT;
-	groups_by_affected(groups, &order);
-	for (size_t g = 0; g < list_len(m->p, order.len); g++) {
-		const struct group_cmp *gr = &groups->data[order.data[g]];
-		table_add(&t, NULL, "`%s`", *gr->name ? gr->name : "(none)");
-		table_add(&t, NULL, "%zu", gr->shared);
-		table_add(&t, NULL, "%zu", gr->affected);
-		for (size_t i = 0; i < c->stats.len; i++)
-			if (stat_changed(&c->stats.data[i]))
-				table_add(&t, NULL, "%s", gr->before[i] == gr->after[i] ? "." :
-					  md_pct(&m->a, rel_change(gr->before[i], gr->after[i])));
-	}
+	size_t cut = group_table(m->p, title, groups, true, &t);
 	if (table_rows(&t) > 1) {
 		fprintf(m->out, "\n<details><summary>Per %s</summary>\n\n", title);
 		table_print_markdown(&t, m->out);
-		if (list_len(m->p, order.len) < order.len)
-			fprintf(m->out, "\n… and %zu more\n", order.len - list_len(m->p, order.len));
+		if (cut)
+			fprintf(m->out, "\n… and %zu more\n", cut);
 		fputs("\n</details>\n", m->out);
 	}
 	table_release(&t);
-	strbuf_release(&align);
-	array_free(&order);
 }
 
 void cmp_print_markdown(const struct cmp_print *p)
@@ -228,9 +202,9 @@ void cmp_print_markdown(const struct cmp_print *p)
 		record_list(&m, "Gained", p->c->after, &p->c->gained);
 	}
 	if (p->c->by_target.len > 1)
-		group_table(&m, "target", &p->c->by_target);
+		groups(&m, "target", &p->c->by_target);
 	if (p->c->by_app.len > 1)
-		group_table(&m, "app", &p->c->by_app);
+		groups(&m, "app", &p->c->by_app);
 	strbuf_release(&m.a);
 	strbuf_release(&m.b);
 }

@@ -39,14 +39,6 @@ static const char *pct(struct text_ctx *t, double frac)
 	return t->pct.buf;
 }
 
-/* Green for a change for the better, red for the worse. */
-static const char *direction_color(const struct stat_info *info, double before, double after)
-{
-	if (before == after)
-		return NULL;
-	return (after < before) != info->higher_better ? COLOR_GREEN : COLOR_RED;
-}
-
 static const char *verdict_color(enum verdict v)
 {
 	return v == VERDICT_HELPED ? COLOR_GREEN : v == VERDICT_HURT ? COLOR_RED : COLOR_YELLOW;
@@ -259,52 +251,17 @@ static void status_list(struct text_ctx *t)
 	strbuf_release(&name);
 }
 
-/* Totals per group: shaders, affected, then the change of each statistic
- * that changed anywhere ("." where it did not change in the group).  Groups
- * come most affected first; unaffected ones are left out when there are
- * several. */
-static void group_table(struct text_ctx *t, const char *title, const group_array *groups)
+static void groups(struct text_ctx *t, const char *title, const group_array *groups)
 {
-	const struct comparison *c = t->p->c;
-	row_array order = ARRAY_INIT;
-	groups_by_affected(groups, &order);
-	size_t n = list_len(t->p, order.len);
 	struct text_table tab;
-	struct strbuf align = STRBUF_INIT;
-	strbuf_addstr(&align, "lrr");
-	for (size_t i = 0; i < c->stats.len; i++)
-		if (stat_changed(&c->stats.data[i]))
-			strbuf_addch(&align, 'r');
-	table_init(&tab, align.buf);
-	table_add(&tab, NULL, "%s", title);
-	table_add(&tab, NULL, "shaders");
-	table_add(&tab, NULL, "affected");
-	for (size_t i = 0; i < c->stats.len; i++)
-		if (stat_changed(&c->stats.data[i]))
-			table_add(&tab, NULL, "%s", c->stats.data[i].info->key);
-	for (size_t g = 0; g < n; g++) {
-		const struct group_cmp *gr = &groups->data[order.data[g]];
-		table_add(&tab, NULL, "%s", *gr->name ? gr->name : "(none)");
-		table_add(&tab, NULL, "%zu", gr->shared);
-		table_add(&tab, NULL, "%zu", gr->affected);
-		for (size_t i = 0; i < c->stats.len; i++) {
-			const struct stat_cmp *s = &c->stats.data[i];
-			if (!stat_changed(s))
-				continue;
-			double b = gr->before[i], a = gr->after[i];
-			table_add(&tab, direction_color(s->info, b, a), "%s",
-				  a == b ? "." : pct(t, rel_change(b, a)));
-		}
-	}
+	size_t cut = group_table(t->p, title, groups, false, &tab);
 	if (table_rows(&tab) > 1) {
 		fputc('\n', t->p->out);
 		table_print(&tab, t->p->out, "", t->p->color);
 	}
-	if (n < order.len)
-		fprintf(t->p->out, "… and %zu more\n", order.len - n);
+	if (cut)
+		fprintf(t->p->out, "… and %zu more\n", cut);
 	table_release(&tab);
-	strbuf_release(&align);
-	array_free(&order);
 }
 
 void cmp_print_text(const struct cmp_print *p)
@@ -323,9 +280,9 @@ void cmp_print_text(const struct cmp_print *p)
 		row_list(&t, "GAINED", c->after, &c->gained);
 	}
 	if (c->by_target.len > 1)
-		group_table(&t, "target", &c->by_target);
+		groups(&t, "target", &c->by_target);
 	if (c->by_app.len > 1)
-		group_table(&t, "app", &c->by_app);
+		groups(&t, "app", &c->by_app);
 	strbuf_release(&t.num);
 	strbuf_release(&t.pct);
 }

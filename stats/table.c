@@ -14,7 +14,7 @@
 void table_init(struct text_table *t, const char *align)
 {
 	memset(t, 0, sizeof(*t));
-	t->align = align;
+	t->align = xstrdup(align);
 	t->ncols = strlen(align);
 }
 
@@ -117,4 +117,5 @@ void table_release(struct text_table *t)
 	for (size_t i = 0; i < t->cells.len; i++)
 		free(t->cells.data[i].text);
 	array_free(&t->cells);
+	free(t->align);
 }

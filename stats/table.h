@@ -24,7 +24,7 @@ struct table_cell {
 };
 
 struct text_table {
-	const char *align;	/* one 'l' or 'r' per column */
+	char *align;		/* one 'l' or 'r' per column (a copy) */
 	size_t ncols;
 	ARRAY(struct table_cell) cells;
 };
