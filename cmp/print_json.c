@@ -35,7 +35,7 @@ static json_t *run_json(const struct run *run)
 		json_object_set_new(status, status_name((enum record_status)s),
 				    json_integer((json_int_t)run->status_count[s]));
 	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:o, s:I, s:f}", "source", run->source,
-			      "label", run->label, "kind", input_kind_name(run->kind), "records",
+			      "label", run->label, "kind", source_kind_name(run->kind), "records",
 			      (json_int_t)run->rows.len, "status", status, "duplicates",
 			      (json_int_t)run->duplicates, "cpu_seconds", run->cpu_seconds);
 	if (run->git_commit)

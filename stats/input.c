@@ -9,18 +9,18 @@
 
 #include "compiler/util/file.h"
 
-const char *input_kind_name(enum input_kind k)
+const char *source_kind_name(enum source_kind k)
 {
 	switch (k) {
-	case INPUT_AUTO:
+	case SOURCE_AUTO:
 		return "unknown";
-	case INPUT_RUN_DIR:
+	case SOURCE_RUN_DIR:
 		return "shdb run";
-	case INPUT_JSONL:
+	case SOURCE_JSONL:
 		return "JSONL records";
-	case INPUT_MESA_LOG:
+	case SOURCE_MESA_LOG:
 		return "Mesa shader-db log";
-	case INPUT_FOSSIL_CSV:
+	case SOURCE_FOSSIL_CSV:
 		return "fossilize CSV";
 	}
 	return "unknown";
@@ -144,50 +144,50 @@ static bool starts(const char *line, size_t len, const char *what)
 	return len >= n && !memcmp(line, what, n);
 }
 
-static enum input_kind sniff_line(const char *line, size_t len)
+static enum source_kind sniff_line(const char *line, size_t len)
 {
 	while (len && (*line == ' ' || *line == '\t' || *line == '\r'))
 		line++, len--;
 	if (!len)
-		return INPUT_AUTO;
+		return SOURCE_AUTO;
 	if (*line == '{')
-		return INPUT_JSONL;
+		return SOURCE_JSONL;
 	if (starts(line, len, "Database,"))
-		return INPUT_FOSSIL_CSV;
+		return SOURCE_FOSSIL_CSV;
 	if (has(line, len, " - ") && (has(line, len, " shader: ") || has(line, len, " - type: ")))
-		return INPUT_MESA_LOG;
+		return SOURCE_MESA_LOG;
 	if (starts(line, len, "Thread ") && has(line, len, " took "))
-		return INPUT_MESA_LOG;
-	return INPUT_AUTO;
+		return SOURCE_MESA_LOG;
+	return SOURCE_AUTO;
 }
 
 /* The first line that tells, within the buffered head of the file. */
-static enum input_kind sniff(const char *data, size_t len)
+static enum source_kind sniff(const char *data, size_t len)
 {
 	while (len) {
 		const char *nl = memchr(data, '\n', len);
 		size_t n = nl ? (size_t)(nl - data) : len;
-		enum input_kind k = sniff_line(data, n);
-		if (k != INPUT_AUTO)
+		enum source_kind k = sniff_line(data, n);
+		if (k != SOURCE_AUTO)
 			return k;
 		if (!nl)
 			break;
 		data += n + 1;
 		len -= n + 1;
 	}
-	return INPUT_AUTO;
+	return SOURCE_AUTO;
 }
 
-static enum input_kind by_extension(const char *path)
+static enum source_kind by_extension(const char *path)
 {
 	const char *ext = path_extension(path);
 	if (!strcmp(ext, "jsonl") || !strcmp(ext, "json"))
-		return INPUT_JSONL;
+		return SOURCE_JSONL;
 	if (!strcmp(ext, "csv"))
-		return INPUT_FOSSIL_CSV;
+		return SOURCE_FOSSIL_CSV;
 	if (!strcmp(ext, "txt") || !strcmp(ext, "log"))
-		return INPUT_MESA_LOG;
-	return INPUT_AUTO;
+		return SOURCE_MESA_LOG;
+	return SOURCE_AUTO;
 }
 
 static bool only_space(const char *data, size_t len)
@@ -198,16 +198,16 @@ static bool only_space(const char *data, size_t len)
 	return true;
 }
 
-static enum input_kind detect_open(struct line_reader *lr, const char *path, struct strbuf *err)
+static enum source_kind detect_open(struct line_reader *lr, const char *path, struct strbuf *err)
 {
 	size_t len;
 	const char *head = line_reader_peek(lr, &len);
-	enum input_kind k = sniff(head, len);
-	if (k == INPUT_AUTO)
+	enum source_kind k = sniff(head, len);
+	if (k == SOURCE_AUTO)
 		k = by_extension(path);
-	if (k == INPUT_AUTO && only_space(head, len))
-		k = INPUT_JSONL;	/* an empty file: an empty run */
-	if (k == INPUT_AUTO)
+	if (k == SOURCE_AUTO && only_space(head, len))
+		k = SOURCE_JSONL;	/* an empty file: an empty run */
+	if (k == SOURCE_AUTO)
 		strbuf_addf(err, "cannot tell what '%s' is: not a shdb run, JSONL records, "
 			    "a Mesa shader-db log or a fossilize CSV", path);
 	return k;
@@ -220,14 +220,14 @@ static char *stats_jsonl_of(const char *dir)
 	return strbuf_detach(&sb, NULL);
 }
 
-enum input_kind input_detect(const char *path, struct strbuf *err)
+enum source_kind source_detect(const char *path, struct strbuf *err)
 {
 	if (is_directory(path))
-		return INPUT_RUN_DIR;
+		return SOURCE_RUN_DIR;
 	struct line_reader lr;
 	if (line_reader_open(&lr, path, err) < 0)
-		return INPUT_AUTO;
-	enum input_kind k = detect_open(&lr, path, err);
+		return SOURCE_AUTO;
+	enum source_kind k = detect_open(&lr, path, err);
 	line_reader_close(&lr);
 	return k;
 }
@@ -235,36 +235,36 @@ enum input_kind input_detect(const char *path, struct strbuf *err)
 static void dispatch(struct reader *rd, struct line_reader *lr)
 {
 	switch (rd->kind) {
-	case INPUT_RUN_DIR:
-	case INPUT_JSONL:
+	case SOURCE_RUN_DIR:
+	case SOURCE_JSONL:
 		read_jsonl(rd, lr);
 		break;
-	case INPUT_MESA_LOG:
+	case SOURCE_MESA_LOG:
 		read_mesa_log(rd, lr);
 		break;
-	case INPUT_FOSSIL_CSV:
+	case SOURCE_FOSSIL_CSV:
 		read_fossil_csv(rd, lr);
 		break;
-	case INPUT_AUTO:
+	case SOURCE_AUTO:
 		BUG("input kind not decided");
 	}
 }
 
-int read_input(struct reader *rd, const char *path, enum input_kind kind)
+int read_input(struct reader *rd, const char *path, enum source_kind kind)
 {
 	struct strbuf err = STRBUF_INIT;
 	char *file = NULL;
 	if (is_directory(path)) {
-		kind = INPUT_RUN_DIR;
+		kind = SOURCE_RUN_DIR;
 		path = file = stats_jsonl_of(path);
 	}
 	const char *shown = rd->file;
 	rd->file = path;	/* messages name the file read */
 	struct line_reader lr;
 	int ret = line_reader_open(&lr, path, &err);
-	if (!ret && kind == INPUT_AUTO)
+	if (!ret && kind == SOURCE_AUTO)
 		kind = detect_open(&lr, path, &err);
-	if (!ret && kind == INPUT_AUTO)
+	if (!ret && kind == SOURCE_AUTO)
 		ret = -1;
 	if (!ret) {
 		rd->kind = kind;

@@ -5,7 +5,7 @@
  * stream: each record goes to a callback as soon as its line is read.
  *
  *	struct reader rd = READER_INIT(&diag, add_record, run);
- *	if (read_input(&rd, "before.txt", INPUT_AUTO) < 0) ...	// unreadable
+ *	if (read_input(&rd, "before.txt", SOURCE_AUTO) < 0) ...	// unreadable
  *	reader_release(&rd);
  *
  * Bad lines never stop a reader: each gives a "file:line[:col]: error: ..."
@@ -19,15 +19,15 @@
 #include "stats/lines.h"
 #include "stats/record.h"
 
-enum input_kind {
-	INPUT_AUTO,
-	INPUT_RUN_DIR,
-	INPUT_JSONL,
-	INPUT_MESA_LOG,
-	INPUT_FOSSIL_CSV,
+enum source_kind {
+	SOURCE_AUTO,
+	SOURCE_RUN_DIR,
+	SOURCE_JSONL,
+	SOURCE_MESA_LOG,
+	SOURCE_FOSSIL_CSV,
 };
 
-const char *input_kind_name(enum input_kind k);
+const char *source_kind_name(enum source_kind k);
 
 typedef void (*record_fn)(void *ctx, const struct record *r);
 
@@ -39,7 +39,7 @@ struct reader {
 	struct diag *diag;
 	record_fn emit;
 	void *ctx;
-	enum input_kind kind;	/* what was read (output) */
+	enum source_kind kind;	/* what was read (output) */
 	double cpu_seconds;	/* Mesa "Thread N took S seconds", CSV stage durations */
 	int errors, warnings;	/* all of them, shown or not */
 	int records;		/* records emitted */
@@ -51,11 +51,11 @@ struct reader {
 #define READER_INIT(diag_, emit_, ctx_) \
 	{ .diag = (diag_), .emit = (emit_), .ctx = (ctx_) }
 
-int read_input(struct reader *rd, const char *path, enum input_kind kind);
+int read_input(struct reader *rd, const char *path, enum source_kind kind);
 void reader_release(struct reader *rd);
 
-/* What `path` holds; INPUT_AUTO with a message in `err` when it cannot tell. */
-enum input_kind input_detect(const char *path, struct strbuf *err);
+/* What `path` holds; SOURCE_AUTO with a message in `err` when it cannot tell. */
+enum source_kind source_detect(const char *path, struct strbuf *err);
 
 /* For the readers themselves (stats/read_*.c). */
 PRINTF_LIKE(4, 5) void reader_error(struct reader *rd, int line, int col, const char *fmt, ...);

@@ -243,7 +243,7 @@ void summary_print_json(const struct summary_print *p)
 							p->checks[i].crossed, "reason", p->checks[i].reason));
 	json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:s?, s:o, s:o, s:o}", "source",
 				 s->run->source, "label", s->run->label, "kind",
-				 input_kind_name(s->run->kind), "all", group_json(&s->all), "groups",
+				 source_kind_name(s->run->kind), "all", group_json(&s->all), "groups",
 				 groups, "top_statistic", s->top_col ? s->top_col->info->key : NULL,
 				 "top", p->summary ? json_array() : top_json(s), "histogram", hist,
 				 "fail_on", checks);

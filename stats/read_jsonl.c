@@ -189,8 +189,10 @@ static bool scan_member(struct reader *rd, struct cursor *c, struct span key, st
 		return *seen |= 1, scan_string(c, &r->path);
 	if (span_eq(key, "stage"))
 		return *seen |= 2, scan_string(c, &r->stage);
-	if (span_eq(key, "target"))
-		return scan_string(c, &r->target);
+	if (span_eq(key, "target")) {
+		skip_ws(c);
+		return eat_word(c, "null", 4) || scan_string(c, &r->target);
+	}
 	if (span_eq(key, "status"))
 		return scan_status(c, r);
 	if (span_eq(key, "stats"))

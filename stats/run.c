@@ -352,7 +352,7 @@ int run_load(struct run *run, const char *path, const struct record_filter *filt
 	expect_rows(run, path);
 	if (!run->label)
 		run->label = default_label(path);
-	int ret = read_input(&rd, path, INPUT_AUTO);
+	int ret = read_input(&rd, path, SOURCE_AUTO);
 	run->kind = rd.kind;
 	if (!run->time_known)
 		run->cpu_seconds = rd.cpu_seconds;

@@ -75,7 +75,7 @@ struct run {
 	const char *source;		/* what the user named */
 	char *label;			/* run.json's label, else the directory or file name */
 	char *git_commit, *shdb_version, *date;	/* from run.json, or NULL */
-	enum input_kind kind;
+	enum source_kind kind;
 	double cpu_seconds;		/* Σ time_us, or the source's own timing */
 
 	struct names paths, stages, targets;

@@ -54,6 +54,13 @@ test_expect 'usage errors exit 2' '
 	expect_status 2 $SHDB stats -m nosuch $R/main 2>err && grep -q "statistic .nosuch. is not in" err
 '
 
+test_expect 'records written by shdb compile --stats are read' '
+	printf "#version 450\nvoid main() {}\n" >x.frag &&
+	{ $SHDB compile --stats --target a630 x.frag >r.jsonl 2>/dev/null; test -s r.jsonl; } &&
+	$SHDB stats r.jsonl >out 2>err && ! grep -q "error:" err &&
+	grep -q "^shdb stats: r.jsonl (1 records: " out
+'
+
 test_expect 'shdb stats --help' '
 	$SHDB stats --help >out && grep -q -- "--histogram" out
 '

@@ -47,14 +47,14 @@ static const char *write_input(struct scratch *s, const char *name, const char *
 }
 
 /* Read `content` (as a file called `name`); the records in `out`, messages in `msgs`. */
-static enum input_kind read_text(struct scratch *s, const char *name, const char *content,
+static enum source_kind read_text(struct scratch *s, const char *name, const char *content,
 				 struct strbuf *out, struct strbuf *msgs)
 {
 	struct capture cap = { STRBUF_INIT };
 	struct diag diag = DIAG_INIT;
 	struct reader rd = READER_INIT(&diag, capture_record, &cap);
 	const char *path = write_input(s, name, content);
-	read_input(&rd, path, INPUT_AUTO);
+	read_input(&rd, path, SOURCE_AUTO);
 	strbuf_reset(out);
 	strbuf_addstr(out, cap.text.buf);
 	strbuf_reset(msgs);
@@ -68,7 +68,7 @@ static enum input_kind read_text(struct scratch *s, const char *name, const char
 		strbuf_add(msgs, p, (size_t)(at - p));
 		p = at + strlen(s->dir) + 1;
 	}
-	enum input_kind kind = rd.kind;
+	enum source_kind kind = rd.kind;
 	reader_release(&rd);
 	diag_release(&diag);
 	strbuf_release(&cap.text);
@@ -85,7 +85,7 @@ static void jsonl(struct scratch *s)
 		"  { \"stage\" : \"compute\", \"path\" : \"b/y.comp\", \"status\" : \"error\", "
 		"\"message\" : \"y.comp:1:2: error: no\", \"extra\" : null, \"stats\" : {} }\r\n"
 		"\n";
-	is_int(read_text(s, "r", fast, &out, &msgs), INPUT_JSONL, "records are detected as JSONL");
+	is_int(read_text(s, "r", fast, &out, &msgs), SOURCE_JSONL, "records are detected as JSONL");
 	is_str(out.buf,
 	       "a/x.frag|fragment|a630|ok||514: inst=12 waves=16 x=-3 f=2.5 e=1000 b=1\n"
 	       "b/y.comp|compute||error|y.comp:1:2: error: no|:\n",
@@ -147,8 +147,8 @@ static void mesa_log(struct scratch *s)
 	struct capture cap = { STRBUF_INIT };
 	struct diag diag = DIAG_INIT;
 	struct reader rd = READER_INIT(&diag, capture_record, &cap);
-	read_input(&rd, write_input(s, "log", log), INPUT_AUTO);
-	is_int(rd.kind, INPUT_MESA_LOG, "a shader-db log is detected");
+	read_input(&rd, write_input(s, "log", log), SOURCE_AUTO);
+	is_int(rd.kind, SOURCE_MESA_LOG, "a shader-db log is detected");
 	is_str(cap.text.buf,
 	       "shaders/a/1.shader_test|VERT||ok||: inst=40 nops=10 non-nops=30 (ss)=2 waves=16 loops=0\n"
 	       "shaders/a/1.shader_test|FRAG||ok||: maxwaves=7 code size=12 preamble inst=3\n"
@@ -180,7 +180,7 @@ static void fossil_csv(struct scratch *s)
 		"Database,Pipeline hash,Executable name,VGPRs\n"
 		"db2,bbbb,Compute Shader,24\n"
 		"db2,cccc,Compute Shader\n";
-	is_int(read_text(s, "stats.csv", csv, &out, &msgs), INPUT_FOSSIL_CSV, "a CSV is detected");
+	is_int(read_text(s, "stats.csv", csv, &out, &msgs), SOURCE_FOSSIL_CSV, "a CSV is detected");
 	is_str(out.buf,
 	       "fossils/app1/app1.foz/0123456789abcdef|VS||ok||500: Max Waves Per Core=16 "
 	       "Instruction Count=40 Early preamble=0\n"
@@ -199,17 +199,17 @@ static void fossil_csv(struct scratch *s)
 static void detection(struct scratch *s)
 {
 	struct strbuf out = STRBUF_INIT, msgs = STRBUF_INIT;
-	is_int(read_text(s, "empty", "", &out, &msgs), INPUT_JSONL, "an empty file is an empty run");
-	is_int(read_text(s, "e.csv", "", &out, &msgs), INPUT_FOSSIL_CSV,
+	is_int(read_text(s, "empty", "", &out, &msgs), SOURCE_JSONL, "an empty file is an empty run");
+	is_int(read_text(s, "e.csv", "", &out, &msgs), SOURCE_FOSSIL_CSV,
 	       "an empty file's extension breaks the tie");
-	is_int(read_text(s, "what", "hello\nworld\n", &out, &msgs), INPUT_AUTO,
+	is_int(read_text(s, "what", "hello\nworld\n", &out, &msgs), SOURCE_AUTO,
 	       "text that is none of ours is refused");
 	ok(strstr(msgs.buf, "cannot tell what") != NULL, "with a message: %s", msgs.buf);
 	is_int(read_text(s, "bom.jsonl", "\xef\xbb\xbf{\"path\":\"p\",\"stage\":\"s\"}\n", &out, &msgs),
-	       INPUT_JSONL, "a byte-order mark is skipped");
+	       SOURCE_JSONL, "a byte-order mark is skipped");
 	is_str(out.buf, "p|s||ok||:\n", "and the record after it read");
 	struct strbuf err = STRBUF_INIT;
-	is_int(input_detect("/nonexistent/x", &err), INPUT_AUTO, "a missing file");
+	is_int(source_detect("/nonexistent/x", &err), SOURCE_AUTO, "a missing file");
 	ok(strstr(err.buf, "No such file") != NULL, "says so: %s", err.buf);
 	strbuf_release(&err);
 	strbuf_release(&out);
