@@ -167,7 +167,7 @@ static bool filtered_out(const struct record_filter *f, const struct record *r)
 	return out;
 }
 
-/* Stage and target ids are 16 bits, so that a row key fits 64 bits. */
+/* Stage and target ids are 16 bits, to keep a row small. */
 #define MAX_SMALL_NAMES (UINT16_MAX + 1)
 
 /* The row of the record's key: a new one, or the earlier one it duplicates;
@@ -200,6 +200,8 @@ static long row_for(struct run *run, const struct record *r, bool *dup)
 static void forget_values(struct run *run, size_t row)
 {
 	run->status_count[run->rows.data[row].status]--;
+	if (run->rows.data[row].time_us >= 0)
+		run->cpu_seconds -= run->rows.data[row].time_us / 1e6;
 	for (size_t i = 0; i < run->cols.len; i++)
 		column_clear(run->cols.data[i], row);
 }
@@ -242,8 +244,8 @@ void run_add_record(void *ctx, const struct record *r)
 	rw->status = (uint8_t)r->status;
 	rw->time_us = (float)r->time_us;
 	run->status_count[r->status]++;
-	if (r->time_us >= 0) {
-		run->cpu_seconds += r->time_us / 1e6;
+	if (rw->time_us >= 0) {
+		run->cpu_seconds += rw->time_us / 1e6;	/* as stored, so a duplicate undoes it */
 		run->time_known = true;
 	}
 	if (r->message.len || dup)
