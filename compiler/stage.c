@@ -64,13 +64,12 @@ const char *input_kind_name(enum input_kind k)
 	return "unknown";
 }
 
-/* The extension before the last one: "asm" for "x.asm.frag". */
-static bool has_inner_extension(const char *base, const char *inner)
+/* SPIRV-Cross's assembly files: "x.asm.frag", "x.asm.spv16.vk.frag",
+ * "x.vk.nocompat.asm.frag" — ".asm." anywhere after the first name part. */
+static bool is_assembly_name(const char *base)
 {
-	const char *last = strrchr(base, '.');
-	size_t n = strlen(inner);
-	return last && (size_t)(last - base) > n &&
-	       last[-(long)n - 1] == '.' && !strncmp(last - n, inner, n);
+	const char *asm_ = strstr(base, ".asm.");
+	return asm_ && asm_ > base;
 }
 
 enum input_kind input_kind_from_path(const char *path, enum shader_stage *stage)
@@ -107,7 +106,7 @@ enum input_kind input_kind_from_path(const char *path, enum shader_stage *stage)
 		return INPUT_HLSL;
 	if (s != STAGE_NONE) {
 		*stage = s;
-		return has_inner_extension(base, "asm") ? INPUT_SPVASM : INPUT_GLSL;
+		return is_assembly_name(base) ? INPUT_SPVASM : INPUT_GLSL;
 	}
 	if (!strcmp(ext, "glsl"))
 		return INPUT_GLSL;

@@ -22,6 +22,8 @@ int main(void)
 	kind("b.glsl", INPUT_GLSL, STAGE_NONE);
 	kind("x.asm.frag", INPUT_SPVASM, STAGE_FRAGMENT);
 	kind("x.asm.comp", INPUT_SPVASM, STAGE_COMPUTE);
+	kind("x.asm.sm51.nonuniformresource.comp", INPUT_SPVASM, STAGE_COMPUTE);
+	kind("dir/x.vk.nocompat.asm.spv16.frag", INPUT_SPVASM, STAGE_FRAGMENT);
 	kind("x.spvasm", INPUT_SPVASM, STAGE_NONE);
 	kind("dir.d/x.frag.spv", INPUT_SPIRV, STAGE_FRAGMENT);
 	kind("x.spv", INPUT_SPIRV, STAGE_NONE);
