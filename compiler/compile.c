@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/front/front.h"
 #include "compiler/ir/ir.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/file.h"
@@ -192,6 +193,99 @@ static void test_hooks(const char *data, size_t len)
 			pause();
 }
 
+/*
+ * SPIR-V → IR for one ok unit, messages in `d`: the SPIR-V reader's place.
+ * Until it lands, every stage that has to go further than SPIR-V stops
+ * here with this error.
+ */
+static struct shader *translate_unit(const struct spirv_unit *u, const struct compile_options *o,
+				     const char *name, struct diag *d)
+{
+	(void)u;
+	(void)o;
+	diag_error(d, name, 0, 0, "SPIR-V to IR translation is not implemented yet");
+	return NULL;
+}
+
+static void diag_append(struct diag *to, const struct diag *from)
+{
+	strbuf_add(&to->text, from->text.buf, from->text.len);
+	to->errors += from->errors;
+	to->warnings += from->warnings;
+}
+
+/*
+ * The results of one unit of the front end: its SPIR-V (disassembled when
+ * asked), then — when targets or IR are asked for — the IR translate_unit()
+ * makes of it, optimised and compiled by finish_shader().  A unit that stops
+ * at the front end has one result with no target.
+ */
+static int unit_results(const struct spirv_unit *u, const char *name,
+			const struct compile_options *o, const struct target *const *targets,
+			size_t num_targets, struct compile_output *out, uint64_t start)
+{
+	struct diag d = DIAG_INIT;
+	struct strbuf first = STRBUF_INIT;
+	char *spirv = NULL;
+	int ret = u->status == RESULT_OK ? 0 : -1;
+
+	diag_append(&d, &u->diag);
+	if (ret == 0 && o->want_spirv) {
+		struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+		if (spirv_disassemble(u->words, u->num_words, &text, &err) < 0)
+			diag_warning(&d, name, 0, 0, "%s", err.buf);
+		spirv = strbuf_detach(&text, NULL);
+		strbuf_release(&err);
+	}
+	if (ret == 0 && (num_targets || o->want_ir)) {
+		size_t from = out->results.len;
+		struct shader *s = translate_unit(u, o, name, &d);
+		if (s) {
+			diag_append(&out->diag, &d);
+			ret = finish_shader(name, s, o, targets, num_targets, out, start);
+			if (out->results.len > from)	/* the SPIR-V goes with the first */
+				out->results.data[from].spirv = spirv;
+			else
+				free(spirv);
+			diag_release(&d);
+			return ret;
+		}
+		ret = -1;
+	}
+	struct compile_result *r = array_push_zero(&out->results);
+	r->stage = u->stage;
+	r->time_us = u->time_us;
+	r->spirv = spirv;
+	if (ret < 0) {
+		r->status = RESULT_ERROR;
+		r->message = xstrdup(diag_first_error(&d, &first));
+	}
+	diag_append(&out->diag, &d);
+	diag_release(&d);
+	strbuf_release(&first);
+	return ret;
+}
+
+/* GLSL, HLSL, SPIR-V and .shader_test files: the front end, then each unit. */
+static int compile_front(const char *name, const char *data, size_t len, enum input_kind kind,
+			 enum shader_stage stage, const struct compile_options *o,
+			 const struct target *const *targets, size_t num_targets,
+			 struct compile_output *out, uint64_t start)
+{
+	struct program p;
+	int ret = 0;
+
+	program_init(&p, name);
+	if (o->progress)
+		o->progress->phase = "front";
+	front_compile(&p, data, len, kind, stage, o);
+	for (size_t i = 0; i < p.units.len; i++)
+		if (unit_results(&p.units.data[i], name, o, targets, num_targets, out, start) < 0)
+			ret = -1;
+	program_release(&p);
+	return ret;
+}
+
 int compile_source(const char *name, const char *data, size_t len, const struct compile_options *o,
 		   const struct target *const *targets, size_t num_targets,
 		   struct compile_output *out)
@@ -209,6 +303,13 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 	switch (kind) {
 	case INPUT_IR:
 		return compile_ir(name, data, len, o, targets, num_targets, out, start);
+	case INPUT_GLSL:
+	case INPUT_HLSL:
+	case INPUT_SPIRV:
+	case INPUT_SPVASM:
+	case INPUT_SHADER_TEST:
+		return compile_front(name, data, len, kind, stage, o, targets, num_targets, out,
+				     start);
 	case INPUT_UNKNOWN:
 		diag_error(&out->diag, name, 0, 0, "unknown kind of input (extension '%s')",
 			   path_extension(name));

@@ -36,7 +36,7 @@ test_expect 'a run writes one record per file, in path order' '
 '
 
 test_expect 'the record format is shdb compile --stats'"'"'s' '
-	(cd corpus && $SHDB compile --stats sub/c.comp 2>/dev/null) | sed "s/,\"time_us\":[0-9]*//" >one &&
+	(cd corpus && $SHDB compile --stats -t all sub/c.comp 2>/dev/null) | sed "s/,\"time_us\":[0-9]*//" >one &&
 	grep "\"sub/c.comp\"" out/stats.jsonl | sed "s/,\"time_us\":[0-9]*//" >from_run &&
 	test_cmp one from_run
 '

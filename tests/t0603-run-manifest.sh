@@ -15,8 +15,8 @@ for f in a.frag b.cont inc.glsl data.json main.vert x.hlsl; do echo "// $f" >cor
 
 test_expect 'the manifest gives the kind, the stage and what is not a shader' '
 	$SHDB run -q -o out --manifest corpus/manifest.tsv corpus 2>err &&
-	grep -q "\"o-r/shaders/a.frag\",\"stage\":\"fragment\",.*\"message\":\"o-r/shaders/a.frag: error: no front end for hlsl input yet\"" out/stats.jsonl &&
-	grep -q "\"o-r/shaders/b.cont\",\"stage\":\"tess_ctrl\",.*no front end for glsl input" out/stats.jsonl &&
+	grep -q "\"o-r/shaders/a.frag\",\"stage\":\"fragment\",.*\"message\":\"o-r/shaders/a.frag: error: entry point .main. not found\"" out/stats.jsonl &&
+	grep -q "\"o-r/shaders/b.cont\",\"stage\":\"tess_ctrl\",.*Linking tessellation control stage: Missing entry point" out/stats.jsonl &&
 	grep -q "\"o-r/shaders/inc.glsl\",.*\"status\":\"skipped\",\"message\":\"not a shader: the manifest.s kind .include/other.\"" out/stats.jsonl &&
 	! grep -q data.json out/stats.jsonl &&
 	grep -q "\"o-r/shaders/x.hlsl\",.*\"status\":\"skipped\",\"message\":\"HLSL needs a stage" out/stats.jsonl &&
@@ -25,13 +25,13 @@ test_expect 'the manifest gives the kind, the stage and what is not a shader' '
 
 test_expect 'without the manifest, the extension decides' '
 	$SHDB run -q -o bare corpus &&
-	grep -q "\"o-r/shaders/a.frag\".*no front end for glsl input" bare/stats.jsonl &&
+	grep -q "\"o-r/shaders/a.frag\".*Linking fragment stage: Missing entry point" bare/stats.jsonl &&
 	! grep -q "b.cont" bare/stats.jsonl
 '
 
 test_expect 'a run of a subfolder finds its rows' '
 	$SHDB run -q -o sub --manifest corpus/manifest.tsv corpus/o-r/shaders &&
-	grep -q "^{\"path\":\"a.frag\",\"stage\":\"fragment\",.*hlsl input" sub/stats.jsonl &&
+	grep -q "^{\"path\":\"a.frag\",\"stage\":\"fragment\",.*entry point .main. not found" sub/stats.jsonl &&
 	grep -q "^{\"path\":\"b.cont\",\"stage\":\"tess_ctrl\"" sub/stats.jsonl
 '
 
@@ -42,7 +42,7 @@ test_expect 'a named file finds its row' '
 
 test_expect '--stage gives HLSL its stage' '
 	$SHDB run -q -o hlsl --stage vert corpus/o-r/shaders/x.hlsl &&
-	grep -q "\"stage\":\"vertex\",.*no front end for hlsl input" hlsl/stats.jsonl
+	grep -q "\"stage\":\"vertex\",.*entry point .main. not found" hlsl/stats.jsonl
 '
 
 test_expect 'a bad manifest is a usage error' '
@@ -56,8 +56,8 @@ test_expect 'the shared corpus manifest: HLSL sources named .frag are HLSL' '
 	$SHDB run -q -o shared --manifest "$SHDB_SHARED/corpus/manifest.tsv" \
 		--include "^SaschaWillems-Vulkan/shaders/hlsl/(base|deferred)/" "$SHDB_SHARED/corpus" &&
 	grep -c . shared/stats.jsonl >n && echo 16 >want && test_cmp want n &&
-	grep -q "\"SaschaWillems-Vulkan/shaders/hlsl/base/textoverlay.frag\",\"stage\":\"fragment\",.*hlsl input" shared/stats.jsonl &&
-	grep -q "\"SaschaWillems-Vulkan/shaders/hlsl/base/textoverlay.frag.spv\",\"stage\":\"fragment\",.*spirv input" shared/stats.jsonl
+	grep -q "\"SaschaWillems-Vulkan/shaders/hlsl/base/textoverlay.frag\",\"stage\":\"fragment\",.*SPIR-V to IR translation" shared/stats.jsonl &&
+	grep -q "\"SaschaWillems-Vulkan/shaders/hlsl/base/textoverlay.frag.spv\",\"stage\":\"fragment\",.*SPIR-V to IR translation" shared/stats.jsonl
 '
 else
 test_skip 'the shared corpus manifest' '../shared/corpus is absent'

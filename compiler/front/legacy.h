@@ -1,0 +1,30 @@
+/*
+ * The legacy GLSL path (compiler/front/LEGACY.md): glslang makes SPIR-V only
+ * from desktop GLSL 1.40+ and GLSL ES 3.10+, so older sources are rewritten,
+ * token by token, into a version it accepts — 1.40 for desktop, 3.10 es for
+ * ES — with the removed constructs replaced and the fixed-function built-ins
+ * lowered to ordinary uniforms, inputs and outputs.  Line numbers survive:
+ * the declarations the rewrite adds sit after #version, followed by #line.
+ */
+#ifndef SHDB_FRONT_LEGACY_H
+#define SHDB_FRONT_LEGACY_H
+
+#include <stdbool.h>
+
+#include "compiler/front/glsl_lex.h"
+#include "compiler/stage.h"
+#include "compiler/util/strbuf.h"
+
+/* Desktop below 1.40 (or no #version), ES 1.00 and ES 3.00. */
+bool legacy_is_legacy(const struct glsl_version *v);
+
+/*
+ * Rewrite `src` (of version `v`, for `stage`) into `out` (appended); the
+ * first line of `src` is line `first_line` in messages.  `to` gets the
+ * version of the result.  Always succeeds: what the rewrite does not know
+ * stays as it is, and glslang says what is wrong with it.
+ */
+void legacy_rewrite(const char *src, size_t len, int first_line, enum shader_stage stage,
+		    const struct glsl_version *v, struct strbuf *out, struct glsl_version *to);
+
+#endif

@@ -1,0 +1,57 @@
+/*
+ * GLSL and HLSL text on its way to glslang: #include expansion, the legacy
+ * rewrite, line numbering for sources cut out of a bigger file, and the
+ * guess of how GLSL wants to be compiled.  All of it works on the tokens of
+ * glsl_lex.h and keeps the user's line numbers in glslang's messages.
+ */
+#ifndef SHDB_FRONT_SOURCE_H
+#define SHDB_FRONT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "compiler/compile.h"
+#include "compiler/front/glsl_lex.h"
+#include "compiler/util/error.h"
+#include "compiler/util/strbuf.h"
+
+/* A source ready for glslang. */
+struct prepared_source {
+	struct strbuf text;		/* what glslang reads (NUL-terminated) */
+	struct glsl_version version;	/* of `text` */
+	bool hlsl;
+	bool legacy;			/* went through the legacy rewrite */
+	bool gl_style;			/* GL-style declarations: wants the relaxed rules */
+	bool atomic_counters;		/* uses atomic_uint, which only GL's SPIR-V has */
+	bool spirv_14;			/* needs SPIR-V 1.4: Vulkan's ray tracing and mesh
+					 * extensions, HLSL for those stages */
+};
+
+void prepared_source_release(struct prepared_source *ps);
+
+/*
+ * Prepare `src` for glslang.  `file` names it in messages, and its line 1 is
+ * line `first_line` of that file (a .shader_test section starts further
+ * down).  Returns 0, or -1 with the reason in `d` (binary data, include
+ * trouble).
+ */
+int source_prepare(const char *file, const char *src, size_t len, int first_line,
+		   enum shader_stage stage, bool hlsl, const struct compile_options *o,
+		   struct prepared_source *ps, struct diag *d);
+
+/* HLSL or GLSL, for files whose extension does not say (Vulkan samples keep
+ * HLSL in .frag/.vert files): HLSL when there is no #version and HLSL-only
+ * words (float4, cbuffer, SV_ semantics…) appear. */
+bool source_looks_like_hlsl(const char *src, size_t len);
+
+/* GL-style GLSL: uniforms outside blocks, interface variables without
+ * locations, opaque uniforms without bindings (glsl_mode.c). */
+bool glsl_is_gl_style(const char *src, size_t len, enum shader_stage stage);
+
+/* include.c */
+bool source_has_include(const char *src, size_t len);
+int source_expand_includes(const char *file, const char *src, size_t len, int first_line,
+			   const struct glsl_version *v, const struct compile_options *o,
+			   struct strbuf *out, struct diag *d);
+
+#endif
