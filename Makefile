@@ -5,6 +5,7 @@
 #   make check            install what is missing, build, run the whole test suite
 #   make SANITIZE=1 check the same under AddressSanitizer + UBSan (objects in build-san/)
 #   make bench            benchmarks (bench/)
+#   make corpus-check     every unit of ../shared/corpus through the front end
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
 #
@@ -55,6 +56,7 @@ TOOLS_SRC    := $(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c) \
 MAIN_SRC     := compiler/cli/main.c
 UNIT_SRC     := $(wildcard tests/unit/*.c)
 BENCH_SRC    := $(wildcard bench/*.c)
+CHECK_SRC    := tests/corpus/check.c
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 COMPILER_LIB := $(BUILD)/libshdb-compiler.a
@@ -62,9 +64,11 @@ TOOLS_LIB    := $(BUILD)/libshdb-tools.a
 SHDB_BIN     := $(BUILD)/shdb
 UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 BENCH_BINS   := $(patsubst bench/%.c,$(BUILD)/benchbin/%,$(BENCH_SRC))
-ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC))
+CORPUS_CHECK := $(BUILD)/corpus-check
+ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
+                       $(CHECK_SRC))
 
-.PHONY: all deps run check bench clean install FORCE
+.PHONY: all deps run check bench corpus-check clean install FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -116,6 +120,9 @@ $(BUILD)/benchbin/%: $(BUILD)/bench/%.o $(TOOLS_LIB) $(COMPILER_LIB)
 	@mkdir -p $(@D)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+$(CORPUS_CHECK): $(call obj,$(CHECK_SRC)) $(COMPILER_LIB)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
 # Missing packages: installed when we can, else the exact apt-get line (.ci/deps).
 deps:
 	$(Q).ci/deps
@@ -133,6 +140,11 @@ check: deps all
 bench: deps all $(BENCH_BINS)
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  bench/run
+
+# Each corpus unit through the front end in a child process (tests/corpus/check.c);
+# fails when a unit crashes or hangs.  CORPUS_CHECK_OPTS=-v lists every failure.
+corpus-check: deps all $(CORPUS_CHECK)
+	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) $(SHARED)/corpus
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/shdb

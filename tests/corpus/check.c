@@ -1,0 +1,611 @@
+/*
+ * make corpus-check: every unit of ../shared/corpus (manifest.tsv) through
+ * the front end, each in its own child process with a time limit, so that
+ * a crash or a hang in glslang or in our code is counted, not fatal.  It
+ * prints a table per corpus folder and the failures grouped by message, and
+ * exits 1 when any unit crashed or hung.
+ *
+ *	corpus-check [-j JOBS] [-t SECONDS] [-v] [CORPUS_DIR]
+ *
+ * Columns (units are manifest rows with units > 0):
+ *   glsl/hlsl    source units; glslang: how many the manifest says glslang
+ *                compiled; auto: how many we turned into SPIR-V with
+ *                --glsl-mode=auto; of-glslang: auto ∩ glslang; manifest: with
+ *                the GLSL mode the manifest names forced; same-mode: units
+ *                auto compiled in the manifest's mode (vk11, vkrelaxed…)
+ *   legacy       units auto sent through the legacy path, and how many passed
+ *   spv, spvasm  precompiled and spirv-as files accepted
+ *   crash, hang  children killed by a signal or by the time limit
+ *
+ * Include directories: each folder's directories named "includes" and
+ * their subdirectories (Vulkan-Samples keeps lighting.h there).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "compiler/front/front.h"
+#include "compiler/util/file.h"
+
+struct row {
+	char *folder, *path, *kind, *stages, *mode;
+	int units, units_compiled;
+};
+
+/* What a child reports through its pipe. */
+struct outcome {
+	int units, ok;			/* --glsl-mode=auto */
+	int ok_forced;			/* with the manifest's mode forced; -1: not run */
+	char how[16];
+	char message[232];
+};
+
+enum fate { FATE_DONE, FATE_CRASH, FATE_HANG };
+
+struct result {
+	enum fate fate;
+	int signal;
+	struct outcome o;
+};
+
+struct folder_stats {
+	const char *name;
+	int units, glslang, ok, ok_of_glslang, forced, forced_run, same_mode;
+	int legacy, legacy_ok, spv, spv_ok, spvasm, spvasm_ok, crash, hang;
+	int hlsl_sniffed, hlsl_units;
+};
+
+typedef ARRAY(struct folder_stats) folder_array;
+
+static ARRAY(struct row) rows;
+static ARRAY(char *) include_dirs;
+
+static char *field(char **p)
+{
+	char *start = *p, *tab = strchr(start, '\t');
+	if (tab) {
+		*tab = '\0';
+		*p = tab + 1;
+	} else {
+		*p = start + strlen(start);
+	}
+	return start;
+}
+
+static int load_manifest(const char *corpus)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT, err = STRBUF_INIT;
+
+	strbuf_addf(&path, "%s/manifest.tsv", corpus);
+	if (read_file(path.buf, &data, &err) < 0) {
+		fprintf(stderr, "corpus-check: %s\n", err.buf);
+		return -1;
+	}
+	char *save = NULL;
+	for (char *line = strtok_r(data.buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *p = line, *f[11];
+		for (int i = 0; i < 11; i++)
+			f[i] = field(&p);
+		if (!strcmp(f[0], "repo"))
+			continue;
+		struct row r = {
+			.folder = xstrdup(f[0]), .path = xstrdup(f[2]), .kind = xstrdup(f[3]),
+			.stages = xstrdup(f[4]), .mode = xstrdup(f[8]),
+			.units = atoi(f[6]), .units_compiled = atoi(f[7]),
+		};
+		for (char *c = r.folder; *c; c++)
+			if (*c == '/')
+				*c = '-';
+		array_push(&rows, r);
+	}
+	strbuf_release(&path);
+	strbuf_release(&data);
+	strbuf_release(&err);
+	return 0;
+}
+
+/* Directories named "includes" under `dir`, and their subdirectories. */
+static void find_include_dirs(const char *dir, int depth, bool inside)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	if (!d || depth > 8) {
+		if (d)
+			closedir(d);
+		return;
+	}
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		struct strbuf path = STRBUF_INIT;
+		strbuf_addf(&path, "%s/%s", dir, e->d_name);
+		bool is_inc = !strcmp(e->d_name, "includes");
+		if (is_directory(path.buf)) {
+			if (is_inc || inside)
+				array_push(&include_dirs, xstrdup(path.buf));
+			find_include_dirs(path.buf, depth + 1, is_inc);
+		}
+		strbuf_release(&path);
+	}
+	closedir(d);
+}
+
+static bool compiles(const struct row *r)
+{
+	return !strcmp(r->kind, "glsl") || !strcmp(r->kind, "hlsl");
+}
+
+static bool wanted(const struct row *r)
+{
+	return r->units > 0 && (compiles(r) || !strcmp(r->kind, "spv") || !strcmp(r->kind, "spvasm"));
+}
+
+/* The manifest's GLSL mode as ours, or -1 when it names none. */
+static int forced_mode(const char *mode)
+{
+	const char *m = strncmp(mode, "incext+", 7) ? mode : mode + 7;
+	if (!strcmp(m, "vk11") || !strcmp(m, "vk13"))
+		return GLSL_MODE_VULKAN;
+	if (!strcmp(m, "vkrelaxed"))
+		return GLSL_MODE_RELAXED;
+	return -1;
+}
+
+/* One front-end run; fills units/ok and, for the first failure, message. */
+static int run_front(const struct row *r, const char *file, const char *data, size_t len,
+		     enum glsl_mode mode, struct outcome *o)
+{
+	struct compile_options opts;
+	struct program p;
+	enum shader_stage stage;
+	enum input_kind kind = input_kind_from_path(file, &stage);
+	int ok = 0;
+
+	compile_options_init(&opts);
+	opts.glsl_mode = mode;
+	for (size_t i = 0; i < include_dirs.len; i++)
+		if (!strncmp(include_dirs.data[i], file, strlen(file) - strlen(r->path)))
+			array_push(&opts.include_dirs, include_dirs.data[i]);
+	if (kind == INPUT_UNKNOWN)	/* "x.asm", ".cont"/".eval" tessellation… */
+		kind = !strcmp(r->kind, "hlsl") ? INPUT_HLSL : !strcmp(r->kind, "spv") ? INPUT_SPIRV :
+		       !strcmp(r->kind, "spvasm") ? INPUT_SPVASM : INPUT_GLSL;
+	if (stage == STAGE_NONE)
+		stage = stage_from_extension(r->stages);
+
+	program_init(&p, file);
+	front_compile(&p, data, len, kind, stage, &opts);
+	o->units = (int)p.units.len;
+	for (size_t i = 0; i < p.units.len; i++) {
+		struct spirv_unit *u = &p.units.data[i];
+		if (u->status == RESULT_OK)
+			ok++;
+		else if (!o->message[0]) {
+			struct strbuf first = STRBUF_INIT;
+			snprintf(o->message, sizeof(o->message), "%s", diag_first_error(&u->diag, &first));
+			strbuf_release(&first);
+		}
+		if (i == 0 && u->how)
+			snprintf(o->how, sizeof(o->how), "%s", u->how);
+	}
+	program_release(&p);
+	compile_options_release(&opts);
+	return ok;
+}
+
+static void run_one(const struct row *r, const char *corpus, struct outcome *o)
+{
+	struct strbuf file = STRBUF_INIT, data = STRBUF_INIT, err = STRBUF_INIT;
+
+	memset(o, 0, sizeof(*o));
+	o->ok_forced = -1;
+	strbuf_addf(&file, "%s/%s/%s", corpus, r->folder, r->path);
+	if (read_file(file.buf, &data, &err) < 0) {
+		snprintf(o->message, sizeof(o->message), "%s", err.buf);
+	} else {
+		o->ok = run_front(r, file.buf, data.buf, data.len, GLSL_MODE_AUTO, o);
+		int m = forced_mode(r->mode);
+		if (compiles(r) && m >= 0) {
+			struct outcome forced = { 0 };
+			o->ok_forced = run_front(r, file.buf, data.buf, data.len, (enum glsl_mode)m,
+						 &forced);
+		}
+	}
+	strbuf_release(&file);
+	strbuf_release(&data);
+	strbuf_release(&err);
+}
+
+static bool read_all(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	while (got < n) {
+		ssize_t k = read(fd, (char *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	return true;
+}
+
+/* A worker: row indices in, outcomes out, until its input closes.  Workers
+ * live across units so glslang's built-in tables are built once each. */
+static void worker(const char *corpus, int in, int out)
+{
+	size_t row;
+	struct outcome o;
+	while (read_all(in, &row, sizeof(row))) {
+		run_one(&rows.data[row], corpus, &o);
+		if (write(out, &o, sizeof(o)) != (ssize_t)sizeof(o))
+			break;
+	}
+	_exit(0);
+}
+
+struct slot {
+	pid_t pid;
+	int to, from;
+	size_t row;		/* SIZE_MAX: idle */
+	double start;
+	size_t got;
+	struct outcome o;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void start_worker(struct slot *slots, int jobs, struct slot *s, const char *corpus)
+{
+	int down[2], up[2];
+	if (pipe(down) < 0 || pipe(up) < 0) {
+		perror("corpus-check: pipe");
+		exit(2);
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		perror("corpus-check: fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		close(down[1]);
+		close(up[0]);
+		for (int i = 0; i < jobs; i++) {	/* the other workers' pipes */
+			if (slots[i].pid && &slots[i] != s) {
+				close(slots[i].to);
+				close(slots[i].from);
+			}
+		}
+		worker(corpus, down[0], up[1]);
+	}
+	close(down[0]);
+	close(up[1]);
+	*s = (struct slot){ .pid = pid, .to = down[1], .from = up[0], .row = SIZE_MAX };
+}
+
+/* The worker died or was killed: reap it; its unit crashed or hung. */
+static void lose_worker(struct slot *s, struct result *res, enum fate fate)
+{
+	int status = 0;
+	if (fate == FATE_HANG)
+		kill(s->pid, SIGKILL);
+	close(s->to);
+	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	close(s->from);
+	res[s->row].fate = fate;
+	res[s->row].signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+	s->pid = 0;
+}
+
+static void stop_worker(struct slot *s)
+{
+	int status;
+	close(s->to);
+	close(s->from);
+	while (waitpid(s->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	s->pid = 0;
+}
+
+static void assign(struct slot *slots, int jobs, struct slot *s, size_t row, const char *corpus)
+{
+	if (!s->pid)
+		start_worker(slots, jobs, s, corpus);
+	s->row = row;
+	s->got = 0;
+	s->start = now();
+	if (write(s->to, &row, sizeof(row)) != (ssize_t)sizeof(row)) {
+		perror("corpus-check: write");
+		exit(2);
+	}
+}
+
+/* Input from a busy worker: more of its outcome, or its death. */
+static void collect(struct slot *s, struct result *res)
+{
+	ssize_t n = read(s->from, (char *)&s->o + s->got, sizeof(s->o) - s->got);
+	if (n <= 0) {
+		if (n < 0 && errno == EINTR)
+			return;
+		lose_worker(s, res, FATE_CRASH);
+		return;
+	}
+	s->got += (size_t)n;
+	if (s->got == sizeof(s->o)) {
+		res[s->row].fate = FATE_DONE;
+		res[s->row].o = s->o;
+		s->row = SIZE_MAX;
+	}
+}
+
+static void run_all(const char *corpus, int jobs, double limit, struct result *res)
+{
+	struct slot *slots = xcalloc((size_t)jobs, sizeof(*slots));
+	struct pollfd *pfd = xcalloc((size_t)jobs, sizeof(*pfd));
+	size_t next = 0;
+
+	signal(SIGPIPE, SIG_IGN);
+	for (int i = 0; i < jobs; i++)
+		slots[i].row = SIZE_MAX;
+	for (;;) {
+		int busy = 0;
+		for (int i = 0; i < jobs; i++) {
+			while (next < rows.len && !wanted(&rows.data[next]))
+				next++;
+			if (slots[i].row == SIZE_MAX && next < rows.len)
+				assign(slots, jobs, &slots[i], next++, corpus);
+			busy += slots[i].row != SIZE_MAX;
+			pfd[i].fd = slots[i].row != SIZE_MAX ? slots[i].from : -1;
+			pfd[i].events = POLLIN;
+		}
+		if (!busy)
+			break;
+		poll(pfd, (nfds_t)jobs, 100);
+		for (int i = 0; i < jobs; i++) {
+			struct slot *s = &slots[i];
+			if (s->row == SIZE_MAX)
+				continue;
+			if (pfd[i].revents & (POLLIN | POLLHUP | POLLERR)) {
+				collect(s, res);
+				if (!s->pid)
+					s->row = SIZE_MAX;
+			} else if (now() - s->start > limit) {
+				lose_worker(s, res, FATE_HANG);
+				s->row = SIZE_MAX;
+			}
+		}
+	}
+	for (int i = 0; i < jobs; i++)
+		if (slots[i].pid)
+			stop_worker(&slots[i]);
+	free(slots);
+	free(pfd);
+}
+
+static struct folder_stats *stats_for(folder_array *all, const char *name)
+{
+	for (size_t i = 0; i < all->len; i++)
+		if (!strcmp(all->data[i].name, name))
+			return &all->data[i];
+	struct folder_stats *f = array_push_zero(all);
+	f->name = name;
+	return f;
+}
+
+/* Our "how" against the manifest's mode: the same way of compiling? */
+static bool same_mode(const char *how, const char *mode)
+{
+	const char *m = strncmp(mode, "incext+", 7) ? mode : mode + 7;
+	return !strcmp(how, m) || (!strcmp(how, "hlsl") && !strcmp(m, "hlsl-vk11")) ||
+	       (!strcmp(how, "legacy140") && !strcmp(m, "override140")) ||
+	       (!strcmp(how, "legacy310es") && !strcmp(m, "override310es"));
+}
+
+static void count(struct folder_stats *f, const struct row *r, const struct result *res)
+{
+	const struct outcome *o = &res->o;
+	bool done = res->fate == FATE_DONE, ok = done && o->units && o->ok == o->units;
+
+	f->crash += res->fate == FATE_CRASH;
+	f->hang += res->fate == FATE_HANG;
+	if (!strcmp(r->kind, "spv")) {
+		f->spv++;
+		f->spv_ok += ok;
+		return;
+	}
+	if (!strcmp(r->kind, "spvasm")) {
+		f->spvasm++;
+		f->spvasm_ok += ok;
+		return;
+	}
+	f->units += r->units;
+	f->glslang += r->units_compiled;
+	f->ok += ok;
+	f->ok_of_glslang += ok && r->units_compiled;
+	if (done && o->ok_forced >= 0) {
+		f->forced_run++;
+		f->forced += o->ok_forced == o->units;
+	}
+	f->same_mode += ok && same_mode(o->how, r->mode);
+	if (done && !strncmp(o->how, "legacy", 6)) {
+		f->legacy++;
+		f->legacy_ok += ok;
+	}
+	if (!strcmp(r->kind, "hlsl")) {
+		f->hlsl_units++;
+		f->hlsl_sniffed += done && !strcmp(o->how, "hlsl");
+	}
+}
+
+static void print_row(const struct folder_stats *f)
+{
+	char legacy[16], spv[16], spvasm[16], forced[16];
+	snprintf(forced, sizeof(forced), "%d/%d", f->forced, f->forced_run);
+	snprintf(legacy, sizeof(legacy), "%d/%d", f->legacy_ok, f->legacy);
+	snprintf(spv, sizeof(spv), "%d/%d", f->spv_ok, f->spv);
+	snprintf(spvasm, sizeof(spvasm), "%d/%d", f->spvasm_ok, f->spvasm);
+	printf("%-28s %6d %7d %6d %10d %9s %9d %7s %9s %8s %5d %4d\n", f->name, f->units,
+	       f->glslang, f->ok, f->ok_of_glslang, forced, f->same_mode, legacy, spv, spvasm,
+	       f->crash, f->hang);
+}
+
+static void print_table(const struct result *res)
+{
+	folder_array all = ARRAY_INIT;
+	struct folder_stats total = { .name = "total" };
+
+	for (size_t i = 0; i < rows.len; i++)
+		if (wanted(&rows.data[i])) {
+			count(stats_for(&all, rows.data[i].folder), &rows.data[i], &res[i]);
+			count(&total, &rows.data[i], &res[i]);
+		}
+	printf("%-28s %6s %7s %6s %10s %9s %9s %7s %9s %8s %5s %4s\n", "folder", "units",
+	       "glslang", "auto", "of-glslang", "manifest", "same-mode", "legacy", "spv",
+	       "spvasm", "crash", "hang");
+	for (size_t i = 0; i < all.len; i++)
+		print_row(&all.data[i]);
+	print_row(&total);
+	printf("\nof the units glslang compiles, auto made SPIR-V of %d/%d (%.2f%%); "
+	       "HLSL told from GLSL by content: %d/%d\n", total.ok_of_glslang, total.glslang,
+	       total.glslang ? 100.0 * total.ok_of_glslang / total.glslang : 0.0,
+	       total.hlsl_sniffed, total.hlsl_units);
+	array_free(&all);
+}
+
+/* "x.frag:12: error: 'foo' : undeclared identifier" → "'…' : undeclared identifier" */
+static void cause_of(const char *msg, char *out, size_t size)
+{
+	const char *e = strstr(msg, "error: ");
+	const char *p = e ? e + 7 : msg;
+	size_t n = 0;
+	while (*p && n + 4 < size && n < 90) {
+		if (*p == '\'') {
+			const char *close = strchr(p + 1, '\'');
+			if (close) {
+				memcpy(out + n, "'…'", 5);
+				n += 5;
+				p = close + 1;
+				continue;
+			}
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+}
+
+static void print_failures(const struct result *res, bool verbose)
+{
+	struct group {
+		char cause[128];
+		int count;
+		size_t example;
+	};
+	ARRAY(struct group) groups = ARRAY_INIT;
+
+	for (size_t i = 0; i < rows.len; i++) {
+		const struct row *r = &rows.data[i];
+		const struct result *x = &res[i];
+		bool ok = x->fate == FATE_DONE && x->o.units && x->o.ok == x->o.units;
+		if (verbose && ok && compiles(r) && !same_mode(x->o.how, r->mode))
+			printf("MODE %s/%s: %s, manifest %s\n", r->folder, r->path, x->o.how, r->mode);
+		if (!wanted(r) || ok)
+			continue;
+		char cause[128];
+		if (x->fate == FATE_CRASH)
+			snprintf(cause, sizeof(cause), "CRASH (signal %d)", x->signal);
+		else if (x->fate == FATE_HANG)
+			snprintf(cause, sizeof(cause), "HANG");
+		else
+			cause_of(x->o.message, cause, sizeof(cause));
+		if (verbose)
+			printf("FAIL %s/%s [%s, manifest %s]: %s\n", r->folder, r->path, r->kind,
+			       r->mode, x->fate == FATE_DONE ? x->o.message : cause);
+		size_t g;
+		for (g = 0; g < groups.len && strcmp(groups.data[g].cause, cause); g++)
+			;
+		if (g == groups.len) {
+			struct group *ng = array_push_zero(&groups);
+			snprintf(ng->cause, sizeof(ng->cause), "%s", cause);
+			ng->example = i;
+		}
+		groups.data[g].count++;
+	}
+	printf("\nfailures by cause (%zu causes):\n", groups.len);
+	for (size_t pass = 0; pass < groups.len; pass++) {
+		size_t best = 0;
+		for (size_t g = 1; g < groups.len; g++)
+			if (groups.data[g].count > groups.data[best].count)
+				best = g;
+		struct group *b = &groups.data[best];
+		if (b->count < 0)
+			break;
+		printf("%5d  %s   (e.g. %s/%s)\n", b->count, b->cause, rows.data[b->example].folder,
+		       rows.data[b->example].path);
+		b->count = -1;
+	}
+	array_free(&groups);
+}
+
+int main(int argc, char **argv)
+{
+	const char *corpus = getenv("SHDB_SHARED") ? NULL : "../shared/corpus";
+	struct strbuf buf = STRBUF_INIT;
+	int jobs = (int)sysconf(_SC_NPROCESSORS_ONLN), ch;
+	double limit = 20;
+	bool verbose = false;
+
+	while ((ch = getopt(argc, argv, "j:t:v")) != -1) {
+		switch (ch) {
+		case 'j': jobs = atoi(optarg); break;
+		case 't': limit = atof(optarg); break;
+		case 'v': verbose = true; break;
+		default:
+			fprintf(stderr, "usage: corpus-check [-j JOBS] [-t SECONDS] [-v] [CORPUS_DIR]\n");
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		corpus = argv[optind];
+	} else if (!corpus) {
+		strbuf_addf(&buf, "%s/corpus", getenv("SHDB_SHARED"));
+		corpus = buf.buf;
+	}
+	if (jobs < 1)
+		jobs = 1;
+	if (!is_directory(corpus)) {
+		printf("corpus-check: %s is absent; nothing to check\n", corpus);
+		return 0;
+	}
+	if (load_manifest(corpus) < 0)
+		return 2;
+	find_include_dirs(corpus, 0, false);
+
+	double start = now();
+	struct result *res = xcalloc(rows.len, sizeof(*res));
+	run_all(corpus, jobs, limit, res);
+	print_table(res);
+	print_failures(res, verbose);
+
+	int crashes = 0;
+	for (size_t i = 0; i < rows.len; i++)
+		crashes += wanted(&rows.data[i]) && res[i].fate != FATE_DONE;
+	printf("\n%.1f s with %d jobs; %s\n", now() - start, jobs,
+	       crashes ? "FAILED: units crashed or hung" : "no crash, no hang");
+	free(res);
+	return crashes ? 1 : 0;
+}
