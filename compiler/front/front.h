@@ -41,9 +41,10 @@ struct spirv_unit {
 	enum result_status status;	/* RESULT_OK or RESULT_ERROR */
 	struct diag diag;		/* this stage's messages, "file:line: error: …" */
 	const char *how;		/* how the words were made (a static string):
-					 * "vk11", "vk13", "vkrelaxed", "vkrelaxed13",
-					 * "legacy140", "legacy310es", "hlsl", "spirv-as",
-					 * "binary" */
+					 * "vk11", "vk13" (strict Vulkan GLSL, SPIR-V 1.3
+					 * or 1.6), "vkrelaxed", "vkrelaxed13" (GL-style),
+					 * "gl" (OpenGL SPIR-V), "legacy", "legacy-es"
+					 * (LEGACY.md), "hlsl", "spirv-as", "binary" */
 	int line;			/* the stage's first line in its file (.shader_test) */
 	uint64_t time_us;		/* time spent on this stage */
 };
@@ -56,10 +57,15 @@ struct program_require {
 	ARRAY(char *) extensions;	/* GL_ARB_… names required */
 };
 
-/* A file's stages.  One unit for a single-stage file, several for a
- * .shader_test.  `linked`: glslang compiled the stages as one program and
- * mapped their interfaces together, so an output and the input that reads
- * it have the same location. */
+/*
+ * A file's stages.  One unit for a single-stage file, several for a
+ * .shader_test.  `linked`: glslang linked the stages as one program, so
+ * their interfaces were checked against each other.  Automatic locations
+ * (GL-style and legacy GLSL) are still given stage by stage — glslang 12's
+ * C interface has only the per-stage I/O mapper — so an output and the
+ * input that reads it agree by name (OpName), and by location only where
+ * the source gave one.
+ */
 struct program {
 	const char *name;		/* the file name used in messages */
 	ARRAY(struct spirv_unit) units;

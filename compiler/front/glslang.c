@@ -132,8 +132,9 @@ static bool is_noise(const char *msg, size_t n)
 	       (n >= 27 && !memcmp(msg, "'' : compilation terminated", 27));
 }
 
-/* Add one glslang log to `d`, located in `file`. */
-static void add_log(struct diag *d, const char *file, const char *log)
+/* Add one glslang log about `ps` (NULL: the link) to `d`, located in `file`. */
+static void add_log(struct diag *d, const char *file, const char *log,
+		    const struct prepared_source *ps)
 {
 	static const struct {
 		const char *prefix, *kind;
@@ -160,13 +161,18 @@ static void add_log(struct diag *d, const char *file, const char *log)
 		size_t mlen = n - (size_t)(msg - p);
 		while (mlen && (msg[mlen - 1] == ' ' || msg[mlen - 1] == '\r'))
 			mlen--;
-		if (mlen && !is_noise(msg, mlen)) {
-			if (split_location(msg, mlen, file, &where, &line, &rest))
-				diag_add(d, kind, where.buf, line, "%.*s",
-					 (int)(mlen - (size_t)(rest - msg)), rest);
-			else
-				diag_add(d, kind, file, 0, "%.*s", (int)mlen, msg);
+		if (split_location(msg, mlen, file, &where, &line, &rest)) {
+			mlen -= (size_t)(rest - msg);
+			msg = rest;
+		} else {
+			strbuf_reset(&where);
+			strbuf_addstr(&where, file);
 		}
+		const char *ours = source_include_error(ps, msg, mlen);
+		if (ours)
+			diag_add(d, kind, where.buf, line, "%s", ours);
+		else if (mlen && !is_noise(msg, mlen))
+			diag_add(d, kind, where.buf, line, "%.*s", (int)mlen, msg);
 		p = eol ? eol + 1 : NULL;
 	}
 	strbuf_release(&where);
@@ -194,7 +200,7 @@ static const char *how(const struct config *cfg, const struct prepared_source *p
 	if (ps->hlsl)
 		return "hlsl";
 	if (ps->legacy)
-		return ps->version.es ? "legacy310es" : "legacy140";
+		return ps->version.es ? "legacy-es" : "legacy";
 	if (cfg->gl)
 		return "gl";
 	if (cfg->relaxed)
@@ -283,19 +289,24 @@ static void generate(glslang_program_t *prog, const struct glslang_source *s,
 		/* HLSL needs spirv-opt's legalisation (opaque copies and the like) */
 		.disable_optimizer = !s->prepared.hlsl,
 	};
+	/* glslang 12 appends each stage's module to the program's one vector
+	 * (14.1 clears it first): ours starts where the vector ended */
+	size_t before = glslang_program_SPIRV_get_size(prog);
 	glslang_program_SPIRV_generate_with_options(prog, glslang_stage(s->stage), &opts);
 	const char *msgs = glslang_program_SPIRV_get_messages(prog);
 	if (msgs && *msgs)
-		add_log(&u->diag, file, msgs);
-	size_t n = glslang_program_SPIRV_get_size(prog);
-	if (!n) {
+		add_log(&u->diag, file, msgs, NULL);
+	size_t after = glslang_program_SPIRV_get_size(prog);
+	const unsigned *all = glslang_program_SPIRV_get_ptr(prog);
+	size_t start = after > before && all[before] == 0x07230203 ? before : 0;
+	if (after <= start) {
 		diag_error(&u->diag, file, 0, 0, "glslang made no SPIR-V for the %s stage",
 			   stage_name(s->stage));
 		return;
 	}
-	u->words = xmalloc(n * sizeof(uint32_t));
-	memcpy(u->words, glslang_program_SPIRV_get_ptr(prog), n * sizeof(uint32_t));
-	u->num_words = n;
+	u->num_words = after - start;
+	u->words = xmalloc(u->num_words * sizeof(uint32_t));
+	memcpy(u->words, all + start, u->num_words * sizeof(uint32_t));
 	u->status = RESULT_OK;
 }
 
@@ -360,7 +371,7 @@ static bool link_and_generate(struct program *p, const struct glslang_source *sr
 		if (!in_prog[k])
 			continue;
 		if (log && *log)
-			add_log(&a->units[k].diag, p->name, log);
+			add_log(&a->units[k].diag, p->name, log, NULL);
 		if (no_entry)
 			diag_error(&a->units[k].diag, p->name, 0, 0, "entry point '%s' not found",
 				   entry);
@@ -395,7 +406,8 @@ static void run_attempt(struct program *p, const struct glslang_source *src, siz
 		if (only_unit != SIZE_MAX && k != only_unit)
 			continue;
 		shaders[i] = parse_one(&src[i], &a->cfg, entry, preamble, &ok);
-		add_log(&a->units[k].diag, p->name, glslang_shader_get_info_log(shaders[i]));
+		add_log(&a->units[k].diag, p->name, glslang_shader_get_info_log(shaders[i]),
+			&src[i].prepared);
 		if (!ok)
 			failed[k] = any_failed = true;
 	}

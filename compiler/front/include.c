@@ -13,19 +13,23 @@
  *
  * A header that cannot be found becomes an #error directive: glslang reports
  * it only when the #include sits in a branch the preprocessor takes, as it
- * would its own "cannot find" error.  A file including itself (an include
- * guard's business) gets the same treatment; nesting and the expanded size
- * are bounded so hostile input cannot make us loop or explode.
+ * would its own "cannot find" error.  glslang prints #error's tokens with
+ * spaces between them ("a . h"), so the directive carries an identifier,
+ * shdb_include_error_N, that glslang.c replaces with our message.  A file
+ * including itself (an include guard's business) gets the same treatment;
+ * nesting and the expanded size are bounded so hostile input cannot make us
+ * loop or explode.
  */
 #include "compiler/front/source.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
 
 #define MAX_DEPTH 32
-#define MAX_EXPANDED_SIZE ((size_t)64 << 20)
 
 struct includer {
 	const struct compile_options *o;
@@ -33,6 +37,7 @@ struct includer {
 	struct diag *d;
 	const char *file;		/* the main file's name */
 	ARRAY(const char *) stack;	/* files being expanded, outermost first */
+	string_array *errors;
 	size_t total;
 	bool failed;
 };
@@ -138,6 +143,24 @@ static bool on_stack(const struct includer *in, const char *path)
 static void expand(struct includer *in, const char *file, const char *src, size_t len,
 		   int first_line, struct strbuf *out);
 
+__attribute__((format(printf, 3, 4)))
+static void add_error(struct includer *in, struct strbuf *out, const char *fmt, ...)
+{
+	struct strbuf msg = STRBUF_INIT;
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (in->o->include_dirs.len) {
+		strbuf_addstr(&msg, " (searched the including file's directory");
+		for (size_t i = 0; i < in->o->include_dirs.len; i++)
+			strbuf_addf(&msg, ", %s", in->o->include_dirs.data[i]);
+		strbuf_addch(&msg, ')');
+	}
+	strbuf_addf(out, "#error shdb_include_error_%zu\n", in->errors->len);
+	array_push(in->errors, strbuf_detach(&msg, NULL));
+}
+
 /* One #include at line `line` of `file` (NULL: the main file). */
 static void include_one(struct includer *in, const char *file, int line, int first_line,
 			const char *name, bool system, struct strbuf *out)
@@ -146,17 +169,21 @@ static void include_one(struct includer *in, const char *file, int line, int fir
 	const char *includer = file ? file : in->file;
 
 	if (!find_header(in, includer, name, system, &path, &data)) {
-		strbuf_addf(out, "#error cannot find include file %c%s%c\n",
-			    system ? '<' : '"', name, system ? '>' : '"');
+		add_error(in, out, "cannot find include file %c%s%c", system ? '<' : '"', name,
+			  system ? '>' : '"');
 	} else if (on_stack(in, path.buf)) {
-		strbuf_addf(out, "#error \"%s\" includes itself\n", path.buf);
+		add_error(in, out, "'%s' includes itself (no include guard?)", path.buf);
 	} else if (in->stack.len >= MAX_DEPTH) {
 		diag_error(in->d, includer, first_line - 1 + line, 0,
 			   "#include nested more than %d deep", MAX_DEPTH);
 		in->failed = true;
-	} else if ((in->total += data.len) > MAX_EXPANDED_SIZE || memchr(data.buf, 0, data.len)) {
-		diag_error(in->d, includer, first_line - 1 + line, 0, in->total > MAX_EXPANDED_SIZE ?
-			   "#include expands to more than 64 MiB" : "'%s' is not a text file", path.buf);
+	} else if ((in->total += data.len) > SOURCE_MAX_SIZE) {
+		diag_error(in->d, includer, first_line - 1 + line, 0,
+			   "with its includes the source exceeds %zu bytes", SOURCE_MAX_SIZE);
+		in->failed = true;
+	} else if (memchr(data.buf, 0, data.len)) {
+		diag_error(in->d, includer, first_line - 1 + line, 0,
+			   "'%s' is not a text file (it has a NUL byte)", path.buf);
 		in->failed = true;
 	} else {
 		add_line(out, in, 1, path.buf);
@@ -207,11 +234,22 @@ bool source_has_include(const char *src, size_t len)
 
 int source_expand_includes(const char *file, const char *src, size_t len, int first_line,
 			   const struct glsl_version *v, const struct compile_options *o,
-			   struct strbuf *out, struct diag *d)
+			   struct strbuf *out, string_array *errors, struct diag *d)
 {
-	struct includer in = { .o = o, .v = *v, .d = d, .file = file };
+	struct includer in = { .o = o, .v = *v, .d = d, .file = file, .errors = errors,
+				.total = len };
 
 	expand(&in, NULL, src, len, first_line, out);
 	array_free(&in.stack);
 	return in.failed ? -1 : 0;
+}
+
+const char *source_include_error(const struct prepared_source *ps, const char *msg, size_t len)
+{
+	static const char marker[] = "shdb_include_error_";
+	const char *m = memmem(msg, len, marker, sizeof(marker) - 1);
+	if (!ps || !m)
+		return NULL;
+	size_t i = (size_t)strtoul(m + sizeof(marker) - 1, NULL, 10);
+	return i < ps->include_errors.len ? ps->include_errors.data[i] : NULL;
 }

@@ -272,6 +272,9 @@ struct legacy {
 	bool function_defined[2][MAX_FUNCTIONS];
 	int frag_data_size;			/* -1: some index is not a literal */
 	int first_line;
+	bool old_builtins;			/* the source's version has gl_FragColor,
+						 * texture2D(), varying… (not ES 3.00) */
+	bool calls_only;			/* texture2D… renamed only where called */
 	struct strbuf *out;
 };
 
@@ -285,7 +288,7 @@ static int find_word(const char *const *list, const struct glsl_token *t)
 
 static int find_var(const struct legacy *lg, const struct glsl_token *t)
 {
-	if (t->len < 4 || memcmp(t->text, "gl_", 3))
+	if (!lg->old_builtins || t->len < 4 || memcmp(t->text, "gl_", 3))
 		return -1;
 	for (size_t i = 0; i < NUM_VARS; i++)
 		if (vars[i].stages & (1u << lg->stage) && glsl_token_is(t, vars[i].name))
@@ -309,9 +312,37 @@ static const char *find_texture_rename(const struct glsl_token *t)
 	return NULL;
 }
 
-bool legacy_is_legacy(const struct glsl_version *v)
+/* A removed built-in function or variable, used as one: a texture function
+ * must be called (Vulkan GLSL has a type named texture2D). */
+static bool uses_removed(const struct legacy *lg, const struct glsl_token *t,
+			 struct glsl_lexer *lx)
 {
-	return v->es ? v->version < 310 : v->version < 140;
+	struct glsl_lexer peek = *lx;
+	struct glsl_token next;
+
+	if (find_var(lg, t) >= 0 || glsl_token_is(t, "ftransform"))
+		return true;
+	if (!find_texture_rename(t) && find_shadow(t) < 0)
+		return false;
+	return glsl_lex_skip_blanks(&peek, &next) == GTOK_PUNCT && *next.text == '(';
+}
+
+bool legacy_needed(const char *src, size_t len, const struct glsl_version *v,
+		   enum shader_stage stage)
+{
+	struct legacy lg = { .stage = stage, .old_builtins = true };
+	struct glsl_lexer lx;
+	struct glsl_token t;
+
+	if (v->es ? v->version < 310 : v->version < 140)
+		return true;
+	if (v->es || (v->version >= 420 && !v->compatibility))
+		return false;
+	glsl_lexer_init(&lx, src, len);
+	while (glsl_lex(&lx, &t) != GTOK_EOF)
+		if (t.kind == GTOK_IDENT && uses_removed(&lg, &t, &lx))
+			return true;
+	return false;
 }
 
 /* The oldest desktop version with the stage (glslang's rules). */
@@ -331,6 +362,8 @@ static void choose_versions(struct legacy *lg)
 {
 	lg->to = lg->from;
 	lg->to.compatibility = false;
+	lg->old_builtins = lg->from.es ? lg->from.version < 300 : true;
+	lg->calls_only = !lg->from.es && lg->from.version >= 140;
 	if (lg->from.es) {
 		lg->to.version = lg->stage == STAGE_TASK || lg->stage == STAGE_MESH ? 320 : 310;
 		if (lg->from.version < 300) {
@@ -377,7 +410,22 @@ static void note_function(struct legacy *lg, const struct glsl_token *name)
 	}
 }
 
-static void note_ident(struct legacy *lg, const struct glsl_token *t, const struct glsl_token *prev)
+/* texture2D, shadow2D…: renamed everywhere in sources older than 1.40 (where
+ * they can only be the functions), only where called in newer ones. */
+static bool removed_function(const struct legacy *lg, const struct glsl_token *t,
+			     const struct glsl_lexer *lx)
+{
+	struct glsl_lexer peek = *lx;
+	struct glsl_token next;
+
+	if (!lg->old_builtins || (!find_texture_rename(t) && find_shadow(t) < 0))
+		return false;
+	return !lg->calls_only ||
+	       (glsl_lex_skip_blanks(&peek, &next) == GTOK_PUNCT && *next.text == '(');
+}
+
+static void note_ident(struct legacy *lg, const struct glsl_token *t, const struct glsl_token *prev,
+		       const struct glsl_lexer *lx)
 {
 	int i = find_var(lg, t);
 	if (i >= 0) {
@@ -387,8 +435,8 @@ static void note_ident(struct legacy *lg, const struct glsl_token *t, const stru
 		return;
 	}
 	if ((i = find_shadow(t)) >= 0) {
-		lg->shadow_used[i] = true;
-	} else if (glsl_token_is(t, "ftransform")) {
+		lg->shadow_used[i] |= removed_function(lg, t, lx);
+	} else if (glsl_token_is(t, "ftransform") && lg->old_builtins) {
 		mark_used(lg, "gl_ModelViewProjectionMatrix");
 		mark_used(lg, "gl_Vertex");
 	} else if (glsl_token_is(t, "GL_EXT_gpu_shader4") && !lg->from.es) {
@@ -440,7 +488,7 @@ static void scan(struct legacy *lg, const char *src, size_t len)
 		if (frag_data_state)
 			note_frag_data(lg, &t, &frag_data_state, &frag_data_index);
 		if (t.kind == GTOK_IDENT) {
-			note_ident(lg, &t, &prev);
+			note_ident(lg, &t, &prev, &lx);
 			if (glsl_token_is(&t, "gl_FragData"))
 				frag_data_state = 1;
 		} else if (t.kind == GTOK_PUNCT && *t.text == '{') {
@@ -595,17 +643,19 @@ static void emit_ident(struct legacy *lg, struct glsl_lexer *lx, const struct gl
 
 	if ((i = find_var(lg, t)) >= 0) {
 		add_var_target(out, &vars[i]);
-	} else if (glsl_token_is(t, "varying") &&
+	} else if (glsl_token_is(t, "varying") && lg->old_builtins &&
 		   (lg->stage == STAGE_VERTEX || lg->stage == STAGE_FRAGMENT)) {
 		strbuf_addstr(out, lg->stage == STAGE_VERTEX ? "out" : "in");
-	} else if (glsl_token_is(t, "attribute") && lg->stage == STAGE_VERTEX) {
+	} else if (glsl_token_is(t, "attribute") && lg->old_builtins &&
+		   lg->stage == STAGE_VERTEX) {
 		strbuf_addstr(out, "in");
-	} else if ((to = find_texture_rename(t))) {
-		strbuf_addstr(out, to);
-	} else if (find_shadow(t) >= 0) {
-		strbuf_addf(out, "shdb_%.*s", (int)t->len, t->text);
-	} else if (glsl_token_is(t, "ftransform") && lg->stage == STAGE_VERTEX &&
-		   take_empty_call(lx)) {
+	} else if (removed_function(lg, t, lx)) {
+		if ((to = find_texture_rename(t)))
+			strbuf_addstr(out, to);
+		else
+			strbuf_addf(out, "shdb_%.*s", (int)t->len, t->text);
+	} else if (glsl_token_is(t, "ftransform") && lg->old_builtins &&
+		   lg->stage == STAGE_VERTEX && take_empty_call(lx)) {
 		strbuf_addstr(out, "(shdb_ModelViewProjectionMatrix * shdb_Vertex)");
 	} else if (renamed_word(lg, t)) {
 		strbuf_addf(out, "shdb_%.*s", (int)t->len, t->text);

@@ -3,8 +3,11 @@
  * from desktop GLSL 1.40+ and GLSL ES 3.10+, so older sources are rewritten,
  * token by token, into a version it accepts — 1.40 for desktop, 3.10 es for
  * ES — with the removed constructs replaced and the fixed-function built-ins
- * lowered to ordinary uniforms, inputs and outputs.  Line numbers survive:
- * the declarations the rewrite adds sit after #version, followed by #line.
+ * lowered to ordinary uniforms, inputs and outputs.  Desktop sources of 1.40
+ * to 4.10 (or of the compatibility profile) that still use what core GLSL
+ * removed — texture2D(), gl_FragColor, gl_ModelViewMatrix… — keep their
+ * version and get the same lowering.  Line numbers survive: the
+ * declarations the rewrite adds sit after #version, followed by #line.
  */
 #ifndef SHDB_FRONT_LEGACY_H
 #define SHDB_FRONT_LEGACY_H
@@ -15,8 +18,11 @@
 #include "compiler/stage.h"
 #include "compiler/util/strbuf.h"
 
-/* Desktop below 1.40 (or no #version), ES 1.00 and ES 3.00. */
-bool legacy_is_legacy(const struct glsl_version *v);
+/* Whether `src` (of version `v`, for `stage`) takes the legacy path:
+ * desktop below 1.40 (or no #version), ES 1.00 and 3.00, and newer desktop
+ * sources that use removed built-ins. */
+bool legacy_needed(const char *src, size_t len, const struct glsl_version *v,
+		   enum shader_stage stage);
 
 /*
  * Rewrite `src` (of version `v`, for `stage`) into `out` (appended); the

@@ -17,16 +17,17 @@
  */
 #include "compiler/front/source.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/front/legacy.h"
 
-/* A shader is not a disk image: a cap that keeps glslang's time bounded. */
-#define MAX_SOURCE_SIZE ((size_t)16 << 20)
-
 void prepared_source_release(struct prepared_source *ps)
 {
 	strbuf_release(&ps->text);
+	for (size_t i = 0; i < ps->include_errors.len; i++)
+		free(ps->include_errors.data[i]);
+	array_free(&ps->include_errors);
 }
 
 static int line_of_offset(const char *src, size_t off)
@@ -47,9 +48,9 @@ static int check_text(const char *file, const char *src, size_t len, int first_l
 			   "not a text file: NUL byte at offset %zu", off);
 		return -1;
 	}
-	if (len > MAX_SOURCE_SIZE) {
+	if (len > SOURCE_MAX_SIZE) {
 		diag_error(d, file, 0, 0, "source too large for a shader (%zu bytes, limit %zu)",
-			   len, MAX_SOURCE_SIZE);
+			   len, SOURCE_MAX_SIZE);
 		return -1;
 	}
 	return 0;
@@ -133,7 +134,8 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 	glsl_find_version(src, len, &v);
 	includes = source_has_include(src, len);
 	if (includes) {
-		if (source_expand_includes(file, src, len, first_line, &v, o, &expanded, d) < 0) {
+		if (source_expand_includes(file, src, len, first_line, &v, o, &expanded,
+					   &ps->include_errors, d) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -142,7 +144,7 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 	}
 
 	ps->version = v;
-	if (!hlsl && legacy_is_legacy(&v)) {
+	if (!hlsl && legacy_needed(src, len, &v, stage)) {
 		legacy_rewrite(src, len, first_line, stage, &v, &rewritten, &ps->version);
 		ps->legacy = true;
 		src = rewritten.buf;

@@ -15,6 +15,16 @@
 #include "compiler/util/error.h"
 #include "compiler/util/strbuf.h"
 
+/*
+ * A cap on a source (with its includes) that keeps glslang's time bounded:
+ * it grows faster than linearly with the statements of a function (20,000
+ * take 2 s, 100,000 over 2 min).  The corpus's largest source is 15 KB;
+ * 1 MiB leaves room for generated ones.
+ */
+#define SOURCE_MAX_SIZE ((size_t)1 << 20)
+
+typedef ARRAY(char *) string_array;
+
 /* A source ready for glslang. */
 struct prepared_source {
 	struct strbuf text;		/* what glslang reads (NUL-terminated) */
@@ -25,6 +35,7 @@ struct prepared_source {
 	bool atomic_counters;		/* uses atomic_uint, which only GL's SPIR-V has */
 	bool spirv_14;			/* needs SPIR-V 1.4: Vulkan's ray tracing and mesh
 					 * extensions, HLSL for those stages */
+	string_array include_errors;	/* what "#error shdb_include_error_N" stands for */
 };
 
 void prepared_source_release(struct prepared_source *ps);
@@ -50,8 +61,13 @@ bool glsl_is_gl_style(const char *src, size_t len, enum shader_stage stage);
 
 /* include.c */
 bool source_has_include(const char *src, size_t len);
+/* Expand `src`'s #include directives into `out`.  A header that cannot be
+ * read becomes "#error shdb_include_error_N", N indexing `errors`. */
 int source_expand_includes(const char *file, const char *src, size_t len, int first_line,
 			   const struct glsl_version *v, const struct compile_options *o,
-			   struct strbuf *out, struct diag *d);
+			   struct strbuf *out, string_array *errors, struct diag *d);
+
+/* "shdb_include_error_N" in a glslang message: the message it stands for. */
+const char *source_include_error(const struct prepared_source *ps, const char *msg, size_t len);
 
 #endif

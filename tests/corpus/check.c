@@ -412,8 +412,8 @@ static bool same_mode(const char *how, const char *mode)
 {
 	const char *m = strncmp(mode, "incext+", 7) ? mode : mode + 7;
 	return !strcmp(how, m) || (!strcmp(how, "hlsl") && !strcmp(m, "hlsl-vk11")) ||
-	       (!strcmp(how, "legacy140") && !strcmp(m, "override140")) ||
-	       (!strcmp(how, "legacy310es") && !strcmp(m, "override310es"));
+	       (!strcmp(how, "legacy") && !strcmp(m, "override140")) ||
+	       (!strcmp(how, "legacy-es") && !strcmp(m, "override310es"));
 }
 
 static void count(struct folder_stats *f, const struct row *r, const struct result *res)
