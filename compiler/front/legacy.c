@@ -198,11 +198,12 @@ static const char *const core_extensions[] = {
 	"GL_EXT_gpu_shader4", NULL,
 };
 
-/* Keywords of the new version that an old source may use as names.  Words
+/* Keywords of the new version that an old source may use as names, and
+ * "texture", which the rewrite calls and old sources name samplers.  Words
  * an old source plausibly uses as keywords (precision qualifiers, "flat" with
  * GL_EXT_gpu_shader4, sampler2DRect…) are left alone. */
 static const char *const desktop_words_130[] = {
-	"case", "default", "switch", "uint", "uvec2", "uvec3", "uvec4", "flat", "smooth",
+	"texture", "case", "default", "switch", "uint", "uvec2", "uvec3", "uvec4", "flat", "smooth",
 	"noperspective", "isampler1D", "isampler2D", "isampler3D", "isamplerCube",
 	"isampler1DArray", "isampler2DArray", "usampler1D", "usampler2D", "usampler3D",
 	"usamplerCube", "usampler1DArray", "usampler2DArray", "sampler1DArray",
@@ -214,7 +215,7 @@ static const char *const desktop_words_140[] = {
 	"usampler2DRect", NULL,
 };
 static const char *const es_words_300[] = {
-	"layout", "centroid", "flat", "smooth", "case", "default", "switch", "uint", "uvec2",
+	"texture", "layout", "centroid", "flat", "smooth", "case", "default", "switch", "uint", "uvec2",
 	"uvec3", "uvec4", "samplerCubeShadow", "sampler2DArray", "sampler2DArrayShadow",
 	"isampler2D", "isampler3D", "isamplerCube", "isampler2DArray", "usampler2D",
 	"usampler3D", "usamplerCube", "usampler2DArray", NULL,

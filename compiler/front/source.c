@@ -132,6 +132,8 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 		return -1;
 
 	glsl_find_version(src, len, &v);
+	if (hlsl)		/* HLSL's #line, as GLSL 3.30's, names the next line */
+		v.version = 500;
 	includes = source_has_include(src, len);
 	if (includes) {
 		if (source_expand_includes(file, src, len, first_line, &v, o, &expanded,

@@ -98,7 +98,7 @@ static int find_entry_point(const uint32_t *w, size_t n, enum shader_stage want,
 			    struct strbuf *err)
 {
 	const char *best_name = NULL, *first_name = NULL;
-	uint32_t best_model = 0, first_model = 0;
+	uint32_t best_model = 0, first_model = 0, last_op = 0;
 	int entries = 0;
 
 	for (size_t i = HEADER_WORDS; i < n;) {
@@ -126,7 +126,14 @@ static int find_entry_point(const uint32_t *w, size_t n, enum shader_stage want,
 				best_model = model;
 			}
 		}
+		last_op = op;
 		i += count;
+	}
+	/* a shader's last instruction ends a function: anything else was cut short */
+	if (entries && last_op != SpvOpFunctionEnd) {
+		strbuf_addf(err, "the module ends with Op%s, not OpFunctionEnd: truncated?",
+			    spvOpcodeString(last_op));
+		return -1;
 	}
 	if (!best_name && !entry && entries && want_from_name) {
 		best_name = first_name;	/* the file name guessed wrong; the module knows */
