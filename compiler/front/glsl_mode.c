@@ -18,8 +18,10 @@
 
 /* The declaration being read at global scope. */
 struct decl {
-	char storage;		/* 'u' uniform, 'i' in, 'o' out, 'v' varying/attribute, 'x' other, 0 */
+	char storage;		/* 'u' uniform, 'b' buffer, 'i' in, 'o' out, 'v' varying/attribute,
+				 * 'x' Vulkan-only, 0 none */
 	bool binding, location;	/* named in its layout (or, for a block, its members') */
+	bool no_binding;	/* push_constant, buffer_reference, shaderRecord: none needed */
 	bool function;		/* a '(' outside layout(): a function */
 	bool block;		/* storage qualifier followed by '{' */
 	int names;		/* identifiers that are neither qualifiers nor layout ids */
@@ -35,7 +37,7 @@ static const char *const qualifiers[] = {
 
 /* Storage classes that exist only in Vulkan GLSL: such a shader is Vulkan-style. */
 static const char *const vulkan_storage[] = {
-	"buffer", "shared", "rayPayloadEXT", "rayPayloadInEXT", "hitAttributeEXT",
+	"shared", "rayPayloadEXT", "rayPayloadInEXT", "hitAttributeEXT",
 	"callableDataEXT", "callableDataInEXT", "shaderRecordEXT", "rayPayloadNV",
 	"rayPayloadInNV", "hitAttributeNV", "callableDataNV", "callableDataInNV",
 	"shaderRecordNV", "taskPayloadSharedEXT", "taskNV", "hitObjectAttributeNV", NULL,
@@ -79,8 +81,12 @@ static bool starts_with_gl(const struct glsl_token *t)
 static bool decl_is_gl_style(const struct decl *d, enum shader_stage stage)
 {
 	switch (d->storage) {
+	case 'b':
+		return d->block && !d->binding && !d->no_binding;
 	case 'u':
-		if (d->block || d->names == 0)
+		if (d->block)
+			return !d->binding && !d->no_binding;
+		if (d->names == 0)
 			return false;
 		if (glsl_token_is(&d->type, "atomic_uint"))
 			return true;
@@ -110,6 +116,8 @@ static void add_ident(struct decl *d, const struct glsl_token *t)
 		d->storage = 'o';
 	else if (glsl_token_is(t, "varying") || glsl_token_is(t, "attribute"))
 		d->storage = 'v';
+	else if (glsl_token_is(t, "buffer"))
+		d->storage = 'b';
 	else if (in_list(vulkan_storage, t))
 		d->storage = 'x';
 	else if (in_list(qualifiers, t))
@@ -132,6 +140,9 @@ bool glsl_is_gl_style(const char *src, size_t len, enum shader_stage stage)
 	while (glsl_lex_skip_blanks(&lx, &t) != GTOK_EOF) {
 		if (t.directive || t.kind == GTOK_NEWLINE)
 			continue;
+		if (t.kind == GTOK_IDENT && stage == STAGE_VERTEX &&
+		    (glsl_token_is(&t, "gl_VertexID") || glsl_token_is(&t, "gl_InstanceID")))
+			return true;
 		bool punct = t.kind == GTOK_PUNCT;
 		if (in_layout) {
 			/* layout( … ): look for binding and location */
@@ -141,6 +152,10 @@ bool glsl_is_gl_style(const char *src, size_t len, enum shader_stage stage)
 				in_layout = false;
 			d.binding |= glsl_token_is(&t, "binding");
 			d.location |= glsl_token_is(&t, "location");
+			d.no_binding |= glsl_token_is(&t, "push_constant") ||
+					glsl_token_is(&t, "buffer_reference") ||
+					glsl_token_is(&t, "shaderRecordEXT") ||
+					glsl_token_is(&t, "shaderRecordNV");
 		} else if (depth > 0) {
 			/* inside a block or a function body */
 			if (punct && *t.text == '{')

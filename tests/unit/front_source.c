@@ -167,7 +167,15 @@ static void modes(void)
 	mode("layout(set = 1, binding = 2) uniform texture2D t;", STAGE_FRAGMENT, false,
 	     "a bound texture");
 	mode("layout(binding = 1) uniform u64image2D img;", STAGE_COMPUTE, false, "a 64-bit image");
-	mode("uniform Block { vec4 c; } b;", STAGE_FRAGMENT, false, "a uniform block");
+	mode("uniform Block { vec4 c; } b;", STAGE_FRAGMENT, true, "a uniform block without binding");
+	mode("layout(std140, binding = 1) uniform Block { vec4 c; } b;", STAGE_FRAGMENT, false,
+	     "a bound uniform block");
+	mode("buffer B { uint d[]; };", STAGE_COMPUTE, true, "a buffer block without binding");
+	mode("layout(buffer_reference) buffer Node { Node next; };", STAGE_COMPUTE, false,
+	     "a buffer reference");
+	mode("layout(shaderRecordEXT) buffer SBT { vec4 c; } sbt;", STAGE_RAYGEN, false,
+	     "a shader record");
+	mode("layout(std140) uniform;", STAGE_VERTEX, false, "a default block layout");
 	mode("layout(push_constant) uniform PC { mat4 m; } pc;", STAGE_VERTEX, false,
 	     "push constants");
 	mode("layout(binding = 0) uniform atomic_uint n;", STAGE_FRAGMENT, true, "an atomic counter");
@@ -191,6 +199,9 @@ static void modes(void)
 	mode("// uniform float k;\n#define X uniform float k;", STAGE_FRAGMENT, false,
 	     "comments and directives");
 	mode("precision highp float;", STAGE_FRAGMENT, false, "a precision statement");
+	mode("void f() { int i = gl_VertexID; }", STAGE_VERTEX, true, "gl_VertexID");
+	mode("void f() { uint i = gl_InstanceID; }", STAGE_CLOSEST_HIT, false,
+	     "gl_InstanceID of ray tracing");
 }
 
 static void hlsl(const char *src, bool want, const char *what)
