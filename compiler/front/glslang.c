@@ -88,6 +88,7 @@ static glslang_stage_t glslang_stage(enum shader_stage s)
 
 /* ---- messages ---- */
 
+PRINTF_LIKE(5, 6)
 static void diag_add(struct diag *d, const char *kind, const char *file, int line,
 		     const char *fmt, ...)
 {
@@ -106,7 +107,7 @@ static void diag_add(struct diag *d, const char *kind, const char *file, int lin
 static bool split_location(const char *msg, size_t n, const char *file, struct strbuf *where,
 			   int *line, const char **rest)
 {
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && msg[i] != '\''; i++) {	/* the message proper quotes */
 		if (msg[i] != ':' || i == 0)
 			continue;
 		size_t j = i + 1;
