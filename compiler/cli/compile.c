@@ -23,7 +23,7 @@ static const char usage[] =
 	"  -I DIR                include directory (GLSL, HLSL)\n"
 	"  --glsl-mode MODE      auto (default), vulkan or relaxed (GL-style GLSL)\n"
 	"  --spec ID=VALUE       set a SPIR-V specialization constant\n"
-	"  --validate            validate SPIR-V input with spirv-val first\n"
+	"  --validate            run spirv-val on every SPIR-V module, given or made\n"
 	"Compilation:\n"
 	"  -t, --target LIST     targets, comma-separated, or 'all' (see shdb targets)\n"
 	"  --passes LIST         optimisation pipeline: 'none' or pass names, comma-separated\n"
