@@ -1,21 +1,26 @@
 /*
  * make corpus-check: every unit of ../shared/corpus (manifest.tsv) through
- * the front end, each in its own child process with a time limit, so that
- * a crash or a hang in glslang or in our code is counted, not fatal.  It
- * prints a table per corpus folder and the failures grouped by message, and
- * exits 1 when any unit crashed or hung.
+ * the front end in worker processes with a time limit per unit, so that a
+ * crash or a hang in glslang or in our code is counted, not fatal (a dead
+ * worker is replaced; workers live across units so glslang builds its
+ * built-in tables once each).  It prints a table per corpus folder and the
+ * failures grouped by message, and exits 1 when any unit crashed or hung.
  *
  *	corpus-check [-j JOBS] [-t SECONDS] [-v] [CORPUS_DIR]
  *
- * Columns (units are manifest rows with units > 0):
- *   glsl/hlsl    source units; glslang: how many the manifest says glslang
- *                compiled; auto: how many we turned into SPIR-V with
- *                --glsl-mode=auto; of-glslang: auto ∩ glslang; manifest: with
- *                the GLSL mode the manifest names forced; same-mode: units
- *                auto compiled in the manifest's mode (vk11, vkrelaxed…)
- *   legacy       units auto sent through the legacy path, and how many passed
- *   spv, spvasm  precompiled and spirv-as files accepted
- *   crash, hang  children killed by a signal or by the time limit
+ * -v also lists every failure (FAIL) and every unit compiled in another
+ * mode than the manifest's (MODE).  Columns (rows with units > 0):
+ *   units        GLSL and HLSL units
+ *   glslang      how many of them the manifest says glslang compiled
+ *   auto         how many we turned into SPIR-V with --glsl-mode=auto
+ *   of-glslang   auto ∩ glslang
+ *   manifest     ok / run with the manifest's GLSL mode forced (vk11, vk13,
+ *                vkrelaxed rows only)
+ *   same-mode    units auto compiled the way the manifest names (vk11 for
+ *                vk11, legacy for override140…)
+ *   legacy       units auto sent through the legacy path: ok / taken
+ *   spv, spvasm  precompiled and spirv-as files accepted: ok / files
+ *   crash, hang  units whose worker died of a signal or ran out of time
  *
  * Include directories: each folder's directories named "includes" and
  * their subdirectories (Vulkan-Samples keeps lighting.h there).
