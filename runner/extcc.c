@@ -3,6 +3,7 @@
  * (extcc.h).
  */
 #include "runner/extcc.h"
+#include "stats/stat.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -25,17 +26,6 @@ static const char ir3_line_re[] =
 /* One "N name" (or "a:b name1:name2") entry of the list. */
 static const char ir3_item_re[] =
 	"(?<v>-?\\d+)(?::(?<v2>-?\\d+))?\\s+(?<name>[^,]+?)\\s*(?:,|$)";
-
-/* Newer or other spellings of ir3 statistics (Mesa 25's shader_stats.xml
- * names, cffdump's "instr") → the keys our records use.  To be replaced by
- * stats/'s table lookup once it lands. */
-static const struct {
-	const char *name, *key;
-} ir3_aliases[] = {
-	{ "instr", "inst" }, { "maxwaves", "waves" }, { "max_waves", "waves" },
-	{ "code size", "dwords" }, { "(ss)-stall", "sstall" }, { "(sy)-stall", "systall" },
-	{ "stps", "stp" }, { "ldps", "ldp" }, { "preamble inst", "preamble_inst" },
-};
 
 int extcc_init(struct extcc *x, const char *command, const char *preset,
 	       char *const *patterns, size_t npatterns, struct strbuf *err)
@@ -149,12 +139,14 @@ static bool parse_int(const char *s, size_t n, int64_t *v)
 	return !errno && *end == '\0';
 }
 
-/* "non-nops" → "non_nops", "(ss)" → "ss", aliases to their key. */
+/* "non-nops" → "non_nops", "(ss)" → "ss", "maxwaves" → "waves": the
+ * statistics table's key when it knows the name, else the name made
+ * JSON-friendly. */
 static const char *ir3_key(struct arena *a, const char *name, size_t n)
 {
-	for (size_t i = 0; i < sizeof(ir3_aliases) / sizeof(ir3_aliases[0]); i++)
-		if (strlen(ir3_aliases[i].name) == n && !strncmp(name, ir3_aliases[i].name, n))
-			return ir3_aliases[i].key;
+	const struct stat_info *si = stat_lookup(name, n);
+	if (si)
+		return si->key;
 	char *k = arena_alloc(a, n + 1);
 	size_t len = 0;
 	for (size_t i = 0; i < n; i++) {
