@@ -11,6 +11,7 @@
 
 #include "compiler/front/front.h"
 #include "compiler/ir/ir.h"
+#include "compiler/ir3/ir3_shader.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/file.h"
 
@@ -93,6 +94,45 @@ static struct compile_result *add_result(struct compile_output *out, enum shader
 	return r;
 }
 
+/* A failed result for one target, its message also in the diag. */
+static void target_error(struct compile_output *out, const char *name, struct compile_result *r,
+			 enum result_status status, const char *msg)
+{
+	diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, msg);
+	r->status = status;
+	r->message = xstrdup(msg);
+}
+
+/* One result per target; its time is the shared front end and optimisation
+ * plus this target's own work. */
+static int compile_target(const char *name, struct shader *s, const struct compile_options *o,
+			  const struct target *t, uint64_t shared_us, struct compile_output *out)
+{
+	uint64_t t0 = now_us();
+	struct compile_result *r = add_result(out, s->stage, t, RESULT_OK,
+					      o->want_ir ? "" : NULL, t0);
+	int ret;
+	if (o->want_ir) {
+		struct strbuf ir = STRBUF_INIT;
+		ir_print(s, &ir);
+		free(r->ir);
+		r->ir = strbuf_detach(&ir, NULL);
+	}
+	if (t->family == TARGET_FAMILY_IR3) {
+		ret = ir3_compile_shader(name, s, o, r, out);
+	} else {
+		struct strbuf msg = STRBUF_INIT;
+		strbuf_addf(&msg, "no %s backend yet", target_family_name(t->family));
+		target_error(out, name, r, RESULT_ERROR, msg.buf);
+		strbuf_release(&msg);
+		ret = -1;
+	}
+	/* add_result may have moved: find it again */
+	r = &out->results.data[out->results.len - 1];
+	r->time_us = shared_us + (now_us() - t0);
+	return ret;
+}
+
 /*
  * Every front end ends here: optimise `s` (the default pipeline, or
  * o->passes), keep its text when asked (after the --print-after dumps),
@@ -137,18 +177,10 @@ static int finish_shader(const char *name, struct shader *s, const struct compil
 			ir_print(s, &ir);
 		if (!num_targets)
 			add_result(out, stage, NULL, RESULT_OK, o->want_ir ? ir.buf : NULL, start);
-		for (size_t i = 0; i < num_targets; i++) {
-			struct shader *copy = shader_clone(s);
-			diag_error(&out->diag, name, 0, 0, "no %s backend yet",
-				   target_family_name(targets[i]->family));
-			struct compile_result *r = add_result(out, stage, targets[i], RESULT_ERROR,
-							      o->want_ir ? ir.buf : NULL, start);
-			struct strbuf first = STRBUF_INIT;
-			r->message = xstrdup(diag_first_error(&out->diag, &first));
-			strbuf_release(&first);
-			shader_free(copy);
-			ret = -1;
-		}
+		uint64_t shared_us = now_us() - start;
+		for (size_t i = 0; i < num_targets; i++)
+			if (compile_target(name, s, o, targets[i], shared_us, out) < 0)
+				ret = -1;
 	}
 	pipeline_release(&pl);
 	strbuf_release(&ir);

@@ -860,8 +860,9 @@ bool ir3_valid_flags(const struct ir3_instruction *i, unsigned n, unsigned flags
 
 	switch (op->cat) {
 	case 2:
-		/* flat.b ignores src1, which may be an immediate */
-		if (i->opc == OPC_FLAT_B && n == 1)
+		/* flat.b ignores src1, which may be an immediate beside an
+		 * immediate src0 (flat.b r0.x, 4, 4) */
+		if (i->opc == OPC_FLAT_B)
 			return true;
 		if (flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_SHARED)) {
 			unsigned m = n ^ 1;

@@ -127,6 +127,9 @@ static bool needs_sy_result(const struct ir3_instruction *i)
 	case OPC_ATOMIC_G_ADD: case OPC_ATOMIC_G_XCHG: case OPC_ATOMIC_G_CMPXCHG:
 	case OPC_ATOMIC_G_MIN: case OPC_ATOMIC_G_MAX: case OPC_ATOMIC_G_AND:
 	case OPC_ATOMIC_G_OR: case OPC_ATOMIC_G_XOR:
+	case OPC_LDGB: case OPC_ATOMIC_B_ADD: case OPC_ATOMIC_B_XCHG: case OPC_ATOMIC_B_CMPXCHG:
+	case OPC_ATOMIC_B_MIN: case OPC_ATOMIC_B_MAX: case OPC_ATOMIC_B_AND: case OPC_ATOMIC_B_OR:
+	case OPC_ATOMIC_B_XOR:
 		return true;
 	default:
 		return false;
@@ -137,7 +140,7 @@ static bool is_store(const struct ir3_instruction *i)
 {
 	switch (i->opc) {
 	case OPC_STG: case OPC_STG_A: case OPC_STL: case OPC_STP: case OPC_STLW: case OPC_STIB:
-	case OPC_STC: case OPC_STSC:
+	case OPC_STGB: case OPC_STC: case OPC_STSC:
 		return true;
 	default:
 		return false;

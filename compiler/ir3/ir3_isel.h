@@ -1,0 +1,100 @@
+/*
+ * Instruction selection, shared by its files (ir3_isel*.c): the context and
+ * the helpers that read and define values.
+ *
+ * Every IR value maps to an array of scalar machine values, one per
+ * component (64-bit: two 32-bit halves per component, low first).  A 1-bit
+ * boolean is a half register holding 0 or 1 from a5xx on, a full one before
+ * (Mesa's bool_type).  Each IR block becomes exactly one machine block, so
+ * phis and branches map one to one; the IR's end block holds `end`.
+ */
+#ifndef SHDB_IR3_ISEL_H
+#define SHDB_IR3_ISEL_H
+
+#include "compiler/ir3/ir3_nir.h"
+
+/*
+ * ir.h and ir3.h both name the iteration macros foreach_block,
+ * foreach_instr, foreach_instr_safe and the types TYPE_F16 … TYPE_U8.  In
+ * selection the unprefixed names are ir3's; the IR's are ir_foreach_*, and
+ * the IR's alu_type names are not used.
+ */
+#define ir_foreach_block(b, fn) \
+	for (struct block *b = function_start_block(fn); b; b = function_next_block((fn), b))
+#define ir_foreach_instr(i, b) list_for_each_entry(struct instr, i, &(b)->instrs, link)
+#undef foreach_block
+#undef foreach_instr
+#undef foreach_instr_safe
+#define TYPE_F16 IR3_TYPE_F16
+#define TYPE_F32 IR3_TYPE_F32
+#define TYPE_U16 IR3_TYPE_U16
+#define TYPE_U32 IR3_TYPE_U32
+#define TYPE_U8 IR3_TYPE_U8
+#include "compiler/ir3/ir3.h"
+
+#define ISEL_MAX_OUTPUT_SLOTS 64
+
+struct isel {
+	struct shader *s;
+	const struct ir3_info *t;
+	const struct ir3_const_layout *cl;
+	struct ir3 *ir;
+	struct ir3_builder b;		/* where the current IR instruction's code goes */
+	struct strbuf *err;
+	bool failed;
+
+	struct ir3_register ***vals;	/* by SSA index: the components */
+	struct ir3_block **blocks;	/* by IR block index; [num_blocks] is the end */
+	unsigned num_blocks;
+	unsigned loops;
+
+	unsigned bool_flags;		/* IR3_REG_HALF (a5xx+) or 0 */
+	enum ir3_type bool_type;	/* TYPE_U16 or TYPE_U32 */
+
+	/* inputs, created once in the first block */
+	struct ir3_register *ij;	/* FS: barycentrics for bary.f */
+	struct ir3_register **input_vals;	/* by input decl × 4 components */
+	struct ir3_register *sysvals[INTR_COUNT][4];
+	unsigned *inloc;		/* FS: the varying location of input decl × 4 */
+
+	/* outputs: the value last stored, by output decl × 4 components */
+	struct ir3_register **output_vals;
+};
+
+/* Fail the shader with a message (the first one wins). */
+__attribute__((format(printf, 2, 3)))
+void isel_error(struct isel *c, const char *fmt, ...);
+
+/* The machine values of an IR source / value; defining a value. */
+struct ir3_register **isel_get(struct isel *c, struct ssa_def *def);
+struct ir3_register **isel_def(struct isel *c, struct ssa_def *def);
+
+/* Builders at the top of the program (the first block, before its branch):
+ * inputs and system values go there so they dominate every use. */
+struct ir3_builder isel_top(struct isel *c);
+
+/* A scalar immediate or const-file component through a mov (cp folds it). */
+struct ir3_register *isel_imm(struct isel *c, uint32_t bits, bool half);
+struct ir3_register *isel_const(struct isel *c, unsigned comp);
+/* A source's value as a full (half = false) or half register. */
+struct ir3_register *isel_resize(struct isel *c, struct ir3_register *r, bool half);
+/* The register a value of `bit_size` bits lives in: IR3_REG_HALF or 0. */
+unsigned isel_reg_flags(struct isel *c, unsigned bit_size);
+/* A predicate p0.x for a boolean (a compare re-emitted into p0 when it is
+ * one, as Mesa's ir3_get_predicate + ir3_opt_predicates). */
+struct ir3_register *isel_predicate(struct isel *c, struct ir3_register *cond);
+/* A vector of `n` scalars (a collect, or the one scalar). */
+struct ir3_register *isel_collect(struct isel *c, struct ir3_register **regs, unsigned n);
+/* Split a vector destination into `n` scalars. */
+void isel_split(struct isel *c, struct ir3_register *vec, unsigned n, struct ir3_register **out);
+/* A constant source (load_const), or false. */
+bool isel_src_const(struct src *src, unsigned comp, uint32_t *value);
+
+void isel_alu(struct isel *c, struct alu_instr *alu);
+void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr);
+void isel_tex(struct isel *c, struct tex_instr *tex);
+/* FS varyings and VS inputs before the shader body; `end` after it. */
+void isel_setup_inputs(struct isel *c);
+void isel_emit_end(struct isel *c);
+
+#endif

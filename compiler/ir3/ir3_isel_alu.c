@@ -1,0 +1,316 @@
+/*
+ * ALU selection, one machine instruction (or a short sequence) per
+ * component, as Mesa's emit_alu: cat2 for the one- and two-source ops, cat3
+ * mad/sel, cat4 for the SFU, cov for conversions.  Vector IR ALU ops are
+ * selected per component here: the scalarisation Mesa does on NIR
+ * (lower_alu_to_scalar) happens at selection, and the horizontal ops are
+ * lowered before (lower_ir3_alu.c).
+ *
+ *	32x4 %3 = fmul %1, %2	→  mul.f ×4
+ *	32   %4 = ffma %a, %b, %c	→  mad.f32
+ *	32   %5 = imul %a, %b	→  mull.u; madsh.m16; madsh.m16 (ir3_nir_imul.py)
+ *	1    %6 = flt %a, %b	→  cmps.f.lt (a half 0/1 from a5xx on)
+ *
+ * Ops that should have been lowered earlier (fpow, flrp, fmod, idiv, …)
+ * fail the shader with "unsupported ALU op 'NAME'".
+ */
+#include "compiler/ir3/ir3_isel.h"
+
+/* The simple ones: op → opcode, a condition, flags on the second source. */
+struct alu_map {
+	enum ir3_opc opc;
+	int cond;		/* -1: none */
+	unsigned src1_flags;
+	unsigned src0_flags;
+	unsigned instr_flags;
+};
+
+static bool simple_map(enum alu_op op, struct alu_map *m)
+{
+	*m = (struct alu_map){ .cond = -1 };
+	switch (op) {
+#define M(o, opc_) case OP_##o: m->opc = OPC_##opc_; return true;
+#define C(o, opc_, cond_) case OP_##o: m->opc = OPC_##opc_; m->cond = COND_##cond_; return true;
+	M(fadd, ADD_F) M(fmul, MUL_F) M(fmin, MIN_F) M(fmax, MAX_F)
+	M(ffloor, FLOOR_F) M(fceil, CEIL_F) M(ftrunc, TRUNC_F) M(fround_even, RNDNE_F)
+	M(fsign, SIGN_F)
+	M(frsq, RSQ) M(fsqrt, SQRT) M(fexp2, EXP2) M(flog2, LOG2) M(fsin, SIN) M(fcos, COS)
+	M(frcp, RCP)
+	M(iadd, ADD_U) M(isub, SUB_U) M(imin, MIN_S) M(imax, MAX_S) M(umin, MIN_U) M(umax, MAX_U)
+	M(iand, AND_B) M(ior, OR_B) M(ixor, XOR_B)
+	M(ishl, SHL_B) M(ishr, ASHR_B) M(ushr, SHR_B)
+	M(bitfield_reverse, BFREV_B)
+	C(flt, CMPS_F, LT) C(fge, CMPS_F, GE) C(feq, CMPS_F, EQ) C(fneu, CMPS_F, NE)
+	C(ilt, CMPS_S, LT) C(ige, CMPS_S, GE) C(ieq, CMPS_S, EQ) C(ine, CMPS_S, NE)
+	C(ult, CMPS_U, LT) C(uge, CMPS_U, GE)
+#undef M
+#undef C
+	case OP_fsub: m->opc = OPC_ADD_F; m->src1_flags = IR3_REG_FNEG; return true;
+	case OP_fneg: m->opc = OPC_ABSNEG_F; m->src0_flags = IR3_REG_FNEG; return true;
+	case OP_fabs: m->opc = OPC_ABSNEG_F; m->src0_flags = IR3_REG_FABS; return true;
+	case OP_ineg: m->opc = OPC_ABSNEG_S; m->src0_flags = IR3_REG_SNEG; return true;
+	case OP_iabs: m->opc = OPC_ABSNEG_S; m->src0_flags = IR3_REG_SABS; return true;
+	case OP_uadd_sat: m->opc = OPC_ADD_U; m->instr_flags = IR3_INSTR_SAT; return true;
+	case OP_iadd_sat: m->opc = OPC_ADD_S; m->instr_flags = IR3_INSTR_SAT; return true;
+	case OP_usub_sat: m->opc = OPC_SUB_U; m->instr_flags = IR3_INSTR_SAT; return true;
+	case OP_isub_sat: m->opc = OPC_SUB_S; m->instr_flags = IR3_INSTR_SAT; return true;
+	default:
+		return false;
+	}
+}
+
+static struct ir3_register *emit_n(struct isel *c, enum ir3_opc opc, unsigned dflags, unsigned n,
+				   struct ir3_register **srcs)
+{
+	struct ir3_instruction *i = ir3_b_instr(&c->b, opc, 1, n);
+	struct ir3_register *d = ir3_dst_create(i, dflags, 1);
+	for (unsigned k = 0; k < n; k++)
+		ir3_src_ssa(i, srcs[k], 0);
+	return d;
+}
+
+static struct ir3_register *alu2(struct isel *c, enum ir3_opc opc, struct ir3_register *a,
+				 struct ir3_register *b)
+{
+	struct ir3_register *s[2] = { a, b };
+	return emit_n(c, opc, a->flags & IR3_REG_HALF, 2, s);
+}
+
+static struct ir3_register *alu3(struct isel *c, enum ir3_opc opc, struct ir3_register *a,
+				 struct ir3_register *b, struct ir3_register *d)
+{
+	struct ir3_register *s[3] = { a, b, d };
+	return emit_n(c, opc, a->flags & IR3_REG_HALF, 3, s);
+}
+
+static struct ir3_register *emit_simple(struct isel *c, const struct alu_map *m, unsigned nsrc,
+					struct ir3_register **src, unsigned dflags)
+{
+	if (m->opc == OPC_SHL_B || m->opc == OPC_ASHR_B || m->opc == OPC_SHR_B)
+		src[1] = isel_resize(c, src[1], src[0]->flags & IR3_REG_HALF);	/* resize_shift_amount */
+	unsigned flags = m->cond >= 0 ? dflags : src[0]->flags & IR3_REG_HALF;
+	struct ir3_register *d = emit_n(c, m->opc, flags, nsrc, src);
+	struct ir3_instruction *i = d->instr;
+	if (m->cond >= 0)
+		i->cond = (enum ir3_cond)m->cond;
+	i->srcs[0]->flags |= m->src0_flags;
+	if (nsrc > 1)
+		i->srcs[1]->flags |= m->src1_flags;
+	i->flags |= m->instr_flags;
+	return d;
+}
+
+/* ---- conversions (Mesa's create_cov) ---- */
+
+static enum ir3_type ir3_type_of(enum base_type base, unsigned bits, enum ir3_type bool_type)
+{
+	if (base == BASE_bool)
+		return bool_type;
+	switch (bits) {
+	case 8: return base == BASE_int ? TYPE_S8 : TYPE_U8;
+	case 16: return base == BASE_float ? TYPE_F16 : base == BASE_int ? TYPE_S16 : TYPE_U16;
+	default: return base == BASE_float ? TYPE_F32 : base == BASE_int ? TYPE_S32 : TYPE_U32;
+	}
+}
+
+static struct ir3_register *emit_cov(struct isel *c, struct alu_instr *alu, struct ir3_register *s)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	unsigned in_bits = alu->src[0].src.ssa->bit_size;
+	enum ir3_type from = ir3_type_of(alu_type_base(info->input_types[0]), in_bits, c->bool_type);
+	enum ir3_type to = ir3_type_of(alu_type_base(info->output_type), alu->def.bit_size,
+				       c->bool_type);
+	if (from == to)
+		return s;
+	/* integer resizes between 8 and 16 bits live in the same half register */
+	if (!ir3_type_is_float(from) && !ir3_type_is_float(to) &&
+	    ir3_type_is_half(from) == ir3_type_is_half(to) && alu_type_base(info->input_types[0]) != BASE_bool)
+		return s;
+	return ir3_b_cov(&c->b, from, to, s);
+}
+
+/* ---- the ops with a sequence of their own ---- */
+
+/* 32-bit imul: mull.u + madsh.m16 ×2 (ir3_nir_imul.py); 16-bit: mul.s24. */
+static struct ir3_register *emit_imul(struct isel *c, struct ir3_register *a, struct ir3_register *b)
+{
+	if (a->flags & IR3_REG_HALF)
+		return alu2(c, OPC_MUL_S24, a, b);
+	struct ir3_register *lo = alu2(c, OPC_MULL_U, a, b);
+	struct ir3_register *t = alu3(c, OPC_MADSH_M16, a, b, lo);
+	return alu3(c, OPC_MADSH_M16, b, a, t);
+}
+
+static struct ir3_register *emit_bcsel(struct isel *c, struct ir3_register *cond,
+				       struct ir3_register *a, struct ir3_register *b)
+{
+	bool half = a->flags & IR3_REG_HALF;
+	cond = isel_resize(c, cond, half);
+	return alu3(c, half ? OPC_SEL_B16 : OPC_SEL_B32, a, cond, b);
+}
+
+/* fsat: fold (sat) into a sole-use producer, else max.f (sat) x, x. */
+static struct ir3_register *emit_fsat(struct isel *c, struct alu_instr *alu, struct ir3_register *s)
+{
+	struct ir3_instruction *p = s->instr;
+	unsigned cat = ir3_cat(p);
+	if (ssa_def_num_uses(alu->src[0].src.ssa) == 1 && (cat == 2 || cat == 3) &&
+	    !ir3_has_flag(p, IR3_OP_COND) && !ir3_has_flag(p, IR3_OP_INPUT) && p->block == c->b.block) {
+		p->flags |= IR3_INSTR_SAT;
+		return s;
+	}
+	struct ir3_register *d = alu2(c, OPC_MAX_F, s, s);
+	d->instr->flags |= IR3_INSTR_SAT;
+	return d;
+}
+
+static struct ir3_register *emit_bit_count(struct isel *c, struct ir3_register *s)
+{
+	if (c->t->gen < 5 || (s->flags & IR3_REG_HALF))
+		return emit_n(c, OPC_CBITS_B, s->flags & IR3_REG_HALF, 1, &s);
+	/* 16 bits at a time on a5xx/a6xx (Mesa) */
+	struct ir3_register *hi = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16,
+					    alu2(c, OPC_SHR_B, s, isel_imm(c, 16, false)));
+	struct ir3_register *lo = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, s);
+	hi = emit_n(c, OPC_CBITS_B, IR3_REG_HALF, 1, &hi);
+	lo = emit_n(c, OPC_CBITS_B, IR3_REG_HALF, 1, &lo);
+	return ir3_b_cov(&c->b, TYPE_U16, TYPE_U32, alu2(c, OPC_ADD_S, hi, lo));
+}
+
+static struct ir3_register *emit_find_msb(struct isel *c, struct ir3_register *s, bool sign)
+{
+	struct ir3_register *clz = emit_n(c, sign ? OPC_CLZ_S : OPC_CLZ_B, 0, 1, &s);
+	struct ir3_register *msb = alu2(c, OPC_SUB_U, isel_imm(c, 31, false), clz);
+	struct ir3_register *cond = s;
+	if (sign)
+		cond = ir3_b_cmp(&c->b, OPC_CMPS_S, COND_GE, 0, clz, isel_imm(c, 0, false));
+	return alu3(c, OPC_SEL_B32, msb, cond, clz);
+}
+
+/* One component of a per-component op; NULL when unsupported. */
+static struct ir3_register *emit_comp(struct isel *c, struct alu_instr *alu,
+				      struct ir3_register **s)
+{
+	unsigned dflags = isel_reg_flags(c, alu->def.bit_size);
+	struct alu_map m;
+	if (simple_map(alu->op, &m))
+		return emit_simple(c, &m, alu_op_infos[alu->op].num_inputs, s, dflags);
+	if (alu_op_infos[alu->op].props & ALU_CONVERSION) {
+		switch (alu->op) {
+		case OP_f2b1: case OP_i2b1: {
+			struct alu_map cmp = { alu->op == OP_f2b1 ? OPC_CMPS_F : OPC_CMPS_S, COND_NE, 0, 0, 0 };
+			struct ir3_register *z[2] = { s[0], isel_imm(c, 0, s[0]->flags & IR3_REG_HALF) };
+			return emit_simple(c, &cmp, 2, z, dflags);
+		}
+		case OP_f2f64: case OP_f2i64: case OP_f2u64: case OP_i2f64: case OP_u2f64:
+		case OP_i2i64: case OP_u2u64: case OP_b2f64: case OP_b2i64:
+			return NULL;
+		default:
+			return emit_cov(c, alu, s[0]);
+		}
+	}
+	switch (alu->op) {
+	case OP_mov:
+		return s[0];
+	case OP_fsat:
+		return emit_fsat(c, alu, s[0]);
+	case OP_ffma:
+		return alu3(c, (s[0]->flags & IR3_REG_HALF) ? OPC_MAD_F16 : OPC_MAD_F32, s[0], s[1], s[2]);
+	case OP_imul:
+		return emit_imul(c, s[0], s[1]);
+	case OP_bcsel:
+		return emit_bcsel(c, s[0], s[1], s[2]);
+	case OP_inot:
+		if (alu->def.bit_size == 1)
+			return alu2(c, OPC_SUB_U, ir3_b_imm(&c->b, c->bool_type, 1), s[0]);
+		return emit_n(c, OPC_NOT_B, s[0]->flags & IR3_REG_HALF, 1, s);
+	case OP_fquantize2f16:
+		return ir3_b_cov(&c->b, TYPE_F16, TYPE_F32, ir3_b_cov(&c->b, TYPE_F32, TYPE_F16, s[0]));
+	case OP_bit_count:
+		return emit_bit_count(c, s[0]);
+	case OP_ifind_msb:
+		return emit_find_msb(c, s[0], true);
+	case OP_ufind_msb:
+		return emit_find_msb(c, s[0], false);
+	case OP_find_lsb: {
+		struct ir3_register *r = emit_n(c, OPC_BFREV_B, 0, 1, s);
+		return emit_n(c, OPC_CLZ_B, 0, 1, &r);
+	}
+	default:
+		return NULL;
+	}
+}
+
+/* 64-bit values that only move: pack/unpack of 2×32 and vectors. */
+static bool emit_64(struct isel *c, struct alu_instr *alu)
+{
+	struct ir3_register **d = isel_def(c, &alu->def);
+	switch (alu->op) {
+	case OP_pack_64_2x32_split:
+		d[0] = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[0]];
+		d[1] = isel_get(c, alu->src[1].src.ssa)[alu->src[1].swizzle[0]];
+		return true;
+	case OP_unpack_64_2x32_split_x:
+	case OP_unpack_64_2x32_split_y: {
+		struct ir3_register **s = isel_get(c, alu->src[0].src.ssa);
+		d[0] = s[2 * alu->src[0].swizzle[0] + (alu->op == OP_unpack_64_2x32_split_y)];
+		return true;
+	}
+	case OP_mov:
+	case OP_vec2: case OP_vec3: case OP_vec4: {
+		if (alu->def.bit_size != 64)
+			return false;
+		for (unsigned k = 0; k < alu->def.num_components; k++) {
+			unsigned in = alu->op == OP_mov ? 0 : k;
+			unsigned sw = alu->src[in].swizzle[alu->op == OP_mov ? k : 0];
+			struct ir3_register **s = isel_get(c, alu->src[in].src.ssa);
+			d[2 * k] = s[2 * sw];
+			d[2 * k + 1] = s[2 * sw + 1];
+		}
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static bool is_64(struct alu_instr *alu)
+{
+	if (alu->def.bit_size == 64)
+		return true;
+	for (unsigned k = 0; k < alu_op_infos[alu->op].num_inputs; k++)
+		if (alu->src[k].src.ssa->bit_size == 64)
+			return true;
+	return false;
+}
+
+void isel_alu(struct isel *c, struct alu_instr *alu)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	if (is_64(alu) || alu->op == OP_pack_64_2x32_split) {
+		if (!emit_64(c, alu))
+			isel_error(c, "unsupported 64-bit ALU op '%s'", info->name);
+		return;
+	}
+	bool vec = alu->op == OP_vec2 || alu->op == OP_vec3 || alu->op == OP_vec4 ||
+		   alu->op == OP_vec8 || alu->op == OP_vec16;
+	if (!vec && info->output_size) {
+		isel_error(c, "unsupported ALU op '%s'", info->name);
+		return;
+	}
+	struct ir3_register **d = isel_def(c, &alu->def);
+	for (unsigned k = 0; k < alu->def.num_components; k++) {
+		if (vec) {
+			d[k] = isel_get(c, alu->src[k].src.ssa)[alu->src[k].swizzle[0]];
+			continue;
+		}
+		struct ir3_register *s[4];
+		for (unsigned n = 0; n < info->num_inputs; n++)
+			s[n] = isel_get(c, alu->src[n].src.ssa)[alu->src[n].swizzle[k]];
+		d[k] = emit_comp(c, alu, s);
+		if (!d[k]) {
+			isel_error(c, "unsupported ALU op '%s'", info->name);
+			return;
+		}
+	}
+}

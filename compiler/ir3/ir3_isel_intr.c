@@ -1,0 +1,867 @@
+/*
+ * Intrinsic selection: stage inputs and outputs, system values, the const
+ * file, memory, barriers, discard and derivatives (Mesa's
+ * emit_intrinsic_* in ir3_compiler_nir.c and ir3_a6xx.c / ir3_a4xx.c).
+ *
+ *	FS varying      bary.f r, inloc, ij       (the last one gets (ei))
+ *	FS flat         flat.b r, inloc, inloc    a6xx+; bary.f before
+ *	VS input        a meta input, split per component
+ *	output          a source of `end` (FS colour outputs carry their rtN.c slot)
+ *	load_uniform    mov from c[n] (cp folds it), c<a0.x + n> when indirect
+ *	load_ubo        ldc (a6xx+), ldg from the UBO address (a3xx–a5xx)
+ *	SSBO            ldib/stib/atomic.b.* (a6xx+), ldgb/stgb (a3xx–a5xx)
+ *	shared          ldl/stl/atomic.*; global ldg/stg/atomic.g.*; scratch ldp/stp
+ *	image           ldib/stib/atomic.b.*, resinfo for the size
+ *	barrier         bar (workgroup execution), fence (memory only)
+ *	discard         kill p0.x; demote (a6xx+)
+ *	ddx/ddy         dsx/dsy (fine: dsxpp.1/dsypp.1)
+ *
+ * Varying locations: on a6xx+ input decl n's component c is at inloc
+ * 4n + c (Mesa's slot layout, decls in location order); a3xx–a5xx pack the
+ * components read (pack_inlocs).
+ */
+#include "compiler/ir3/ir3_isel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ */
+/* inputs */
+
+static bool fs_varying(const struct io_decl *d)
+{
+	return d->builtin == BUILTIN_none || d->builtin == BUILTIN_primitive_id ||
+	       d->builtin == BUILTIN_layer || d->builtin == BUILTIN_viewport ||
+	       d->builtin == BUILTIN_clip_distance || d->builtin == BUILTIN_cull_distance;
+}
+
+static int cmp_location(const void *a, const void *b)
+{
+	const struct io_decl *const *x = a, *const *y = b;
+	return (*x)->location - (*y)->location;
+}
+
+/* Which components of each input the shader reads (pack_inlocs needs it). */
+static void inputs_read(struct isel *c, unsigned *mask)
+{
+	ir_foreach_block(blk, c->s->fn)
+		ir_foreach_instr(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			if (intr->op != INTR_load_input)
+				continue;
+			unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+			unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+			if (base < c->s->num_inputs)
+				mask[base] |= ((1u << intr->def.num_components) - 1) << comp;
+		}
+}
+
+static void assign_inlocs(struct isel *c)
+{
+	unsigned n = c->s->num_inputs;
+	c->inloc = arena_array(c->ir->arena, unsigned, n * 4 + 4);
+	unsigned *mask = calloc(n + 1, sizeof(unsigned));
+	inputs_read(c, mask);
+	struct io_decl **order = malloc(sizeof(*order) * (n + 1));
+	for (unsigned k = 0; k < n; k++)
+		order[k] = c->s->inputs[k];
+	qsort(order, n, sizeof(*order), cmp_location);
+	unsigned next = 0;
+	for (unsigned k = 0; k < n; k++) {
+		unsigned idx = 0;
+		while (c->s->inputs[idx] != order[k])
+			idx++;
+		if (!fs_varying(order[k]))
+			continue;
+		for (unsigned comp = 0; comp < 4; comp++) {
+			if (c->t->gen >= 6)
+				c->inloc[idx * 4 + comp] = next * 4 + comp;
+			else if (mask[idx] & (1u << comp))
+				c->inloc[idx * 4 + comp] = next++;
+		}
+		if (c->t->gen >= 6)
+			next++;
+	}
+	free(order);
+	free(mask);
+}
+
+void isel_setup_inputs(struct isel *c)
+{
+	unsigned n = c->s->num_inputs;
+	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, n * 4 + 4);
+	c->output_vals = arena_array(c->ir->arena, struct ir3_register *, c->s->num_outputs * 4 + 4);
+	if (c->s->stage == STAGE_FRAGMENT)
+		assign_inlocs(c);
+}
+
+static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned comp)
+{
+	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
+	if (*slot)
+		return *slot;
+	const struct io_decl *d = c->s->inputs[base];
+	struct ir3_builder top = isel_top(c);
+	unsigned inloc = c->inloc[base * 4 + comp];
+	if (d->interp == INTERP_flat && c->t->gen >= 6) {
+		struct ir3_instruction *i = ir3_b_instr(&top, OPC_FLAT_B, 1, 2);
+		*slot = ir3_dst_create(i, 0, 1);
+		ir3_src_imm(i, inloc, 0);
+		ir3_src_imm(i, inloc, 0);
+	} else {
+		if (!c->ij)
+			c->ij = ir3_b_input(&top, 0, 2, true);
+		*slot = ir3_b_bary(&top, inloc, c->ij);
+	}
+	if (d->bit_size == 16)
+		*slot = ir3_b_cov(&top, TYPE_F32, TYPE_F16, *slot);
+	return *slot;
+}
+
+static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned comp)
+{
+	if (!c->input_vals[base * 4]) {
+		const struct io_decl *d = c->s->inputs[base];
+		struct ir3_builder top = isel_top(c);
+		unsigned ncomp = d->component + d->num_components;
+		struct ir3_register *in = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0,
+						      ncomp, false);
+		if (ncomp == 1)
+			c->input_vals[base * 4] = in;
+		else
+			for (unsigned k = 0; k < ncomp; k++)
+				c->input_vals[base * 4 + k] = ir3_b_split(&top, in, k);
+	}
+	return c->input_vals[base * 4 + comp];
+}
+
+static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t off;
+	if (!isel_src_const(&intr->src[0], 0, &off) || off) {
+		isel_error(c, "indirect load_input is not supported");
+		return;
+	}
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	if (base >= c->s->num_inputs || comp + intr->def.num_components > 4) {
+		isel_error(c, "load_input of an input the shader does not declare");
+		return;
+	}
+	struct ir3_register **d = isel_def(c, &intr->def);
+	for (unsigned k = 0; k < intr->def.num_components; k++)
+		d[k] = c->s->stage == STAGE_FRAGMENT ? fs_input(c, base, comp + k)
+						     : vs_input(c, base, comp + k);
+}
+
+/* ------------------------------------------------------------------ */
+/* outputs */
+
+static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t off;
+	if (!isel_src_const(&intr->src[1], 0, &off)) {
+		isel_error(c, "indirect store_output is not supported");
+		return;
+	}
+	struct block *blk = intr->instr.block;
+	if (!block_dominates(blk, c->s->fn->end_block)) {
+		isel_error(c, "store_output in a conditional block is not supported "
+			   "(outputs must be written where they dominate the end)");
+		return;
+	}
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base) + off;
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	if (base >= c->s->num_outputs) {
+		/* an element of an output array: outputs are per declaration here */
+		isel_error(c, "store_output to an output array element is not supported");
+		return;
+	}
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	for (unsigned k = 0; k < intr->num_components && comp + k < 4; k++)
+		if (mask & (1u << k))
+			c->output_vals[base * 4 + comp + k] = v[k];
+}
+
+void isel_emit_end(struct isel *c)
+{
+	struct ir3_register *srcs[ISEL_MAX_OUTPUT_SLOTS];
+	int slots[ISEL_MAX_OUTPUT_SLOTS];
+	unsigned n = 0;
+	for (unsigned o = 0; o < c->s->num_outputs; o++) {
+		const struct io_decl *d = c->s->outputs[o];
+		for (unsigned k = 0; k < 4 && n < ISEL_MAX_OUTPUT_SLOTS; k++) {
+			struct ir3_register *v = c->output_vals[o * 4 + k];
+			if (!v)
+				continue;
+			int slot = -1;
+			if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
+			    d->location >= 0 && d->location < 8)
+				slot = d->location * 4 + k;
+			srcs[n] = v;
+			slots[n++] = slot;
+		}
+	}
+	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
+	for (unsigned k = 0; k < n; k++)
+		end->srcs[k]->slot = slots[k];
+}
+
+/* ------------------------------------------------------------------ */
+/* system values */
+
+static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsigned ncomp,
+					 unsigned flags, unsigned comp)
+{
+	if (!c->sysvals[op][0]) {
+		struct ir3_builder top = isel_top(c);
+		struct ir3_register *in = ir3_b_input(&top, flags, ncomp, false);
+		if (ncomp == 1)
+			c->sysvals[op][0] = in;
+		else
+			for (unsigned k = 0; k < ncomp; k++)
+				c->sysvals[op][k] = ir3_b_split(&top, in, k);
+	}
+	return c->sysvals[op][comp];
+}
+
+static struct ir3_register *driver_param(struct isel *c, unsigned dp)
+{
+	return isel_const(c, c->cl->driver_vec4 * 4 + dp);
+}
+
+static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **d;
+	switch (intr->op) {
+	case INTR_load_frag_coord:
+		d = isel_def(c, &intr->def);
+		for (unsigned k = 0; k < 4; k++) {
+			struct ir3_register *v = sysval_input(c, intr->op, 4, 0, k);
+			d[k] = k < 2 ? ir3_b_cov(&c->b, TYPE_U32, TYPE_F32, v) : v;
+		}
+		return true;
+	case INTR_load_front_face: {
+		/* -1 for back, 0 for front: front = (face == 0) */
+		struct ir3_register *f = sysval_input(c, intr->op, 1, IR3_REG_HALF, 0);
+		isel_def(c, &intr->def)[0] =
+			ir3_b_cmp(&c->b, OPC_CMPS_S, COND_EQ, c->bool_flags, f, isel_imm(c, 0, true));
+		return true;
+	}
+	case INTR_load_sample_id: case INTR_load_sample_mask_in: case INTR_load_vertex_id:
+	case INTR_load_instance_id: case INTR_load_primitive_id:
+		isel_def(c, &intr->def)[0] = sysval_input(c, intr->op, 1, 0, 0);
+		return true;
+	case INTR_load_local_invocation_id: case INTR_load_workgroup_id:
+		d = isel_def(c, &intr->def);
+		for (unsigned k = 0; k < 3; k++)
+			d[k] = sysval_input(c, intr->op, 3, 0, k);
+		return true;
+	case INTR_load_draw_id:
+		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_DRAWID);
+		return true;
+	case INTR_load_base_vertex:
+		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_VTXID_BASE);
+		return true;
+	case INTR_load_base_instance:
+		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_INSTID_BASE);
+		return true;
+	case INTR_load_num_workgroups:
+		d = isel_def(c, &intr->def);
+		for (unsigned k = 0; k < 3; k++)
+			d[k] = driver_param(c, IR3_DP_NUM_WORK_GROUPS_X + k);
+		return true;
+	case INTR_load_subgroup_invocation:
+		if (c->t->gen < 6)
+			return false;
+		isel_def(c, &intr->def)[0] = ir3_dst_create(ir3_b_instr(&c->b, OPC_GETFIBERID, 1, 0), 0, 1);
+		d = c->vals[intr->def.index];
+		d[0]->instr->type = TYPE_U32;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the const file and UBOs */
+
+/* c[n] from a byte offset: direct, or c<a0.x + n> for a dynamic offset. */
+static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	struct ir3_register **d = isel_def(c, &intr->def);
+	bool half = intr->def.bit_size == 16;
+	uint32_t off;
+	if (intr->def.bit_size != 32 && intr->def.bit_size != 16) {
+		isel_error(c, "load_uniform of %u-bit values is not supported", intr->def.bit_size);
+		return;
+	}
+	if (isel_src_const(&intr->src[0], 0, &off)) {
+		unsigned comp = (base + off) / 4;
+		for (unsigned k = 0; k < intr->def.num_components; k++) {
+			d[k] = isel_const(c, comp + k);
+			if (half)
+				d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, d[k]);
+		}
+		return;
+	}
+	/* a0.x = offset / 4, a signed 16-bit value (Mesa's ir3_get_addr0) */
+	struct ir3_register *o = isel_get(c, intr->src[0].ssa)[0];
+	struct ir3_register *dw = ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 2, false));
+	struct ir3_register *h = ir3_b_cov(&c->b, TYPE_U32, TYPE_S16, dw);
+	struct ir3_instruction *mova = ir3_b_instr(&c->b, OPC_MOVA, 1, 1);
+	mova->type = mova->dst_type = TYPE_S16;
+	ir3_dst_create(mova, IR3_REG_ADDR, 1);
+	ir3_src_ssa(mova, h, 0);
+	for (unsigned k = 0; k < intr->def.num_components; k++) {
+		struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOV, 1, 1);
+		i->type = i->dst_type = TYPE_U32;
+		d[k] = ir3_dst_create(i, 0, 1);
+		struct ir3_register *r = ir3_src_const(i, 0, IR3_REG_RELATIV);
+		r->rel_offset = (int)(base / 4 + k);
+		i->address = mova;
+		if (half)
+			d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, d[k]);
+	}
+}
+
+/* a6xx+: ldc.offset0 dst, vec4 offset, ubo (nir_lower_ubo_vec4). */
+static void emit_ldc(struct isel *c, struct intrinsic_instr *intr, struct ir3_register *ubo,
+		     struct ir3_register **d)
+{
+	unsigned align_mul = (unsigned)intrinsic_get(intr, INTR_IDX_align_mul);
+	unsigned align_off = (unsigned)intrinsic_get(intr, INTR_IDX_align_offset);
+	unsigned ncomp = intr->def.num_components;
+	if (align_mul < 16 || (align_off & 3) || (align_off % 16) / 4 + ncomp > 4) {
+		isel_error(c, "load_ubo with a dynamic offset not aligned to its vec4 is not supported");
+		return;
+	}
+	unsigned first = (align_off % 16) / 4;
+	struct ir3_register *o = isel_get(c, intr->src[1].ssa)[0];
+	struct ir3_register *vec4 = ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 4, false));
+	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_LDC, 1, 2);
+	i->type = TYPE_U32;
+	struct ir3_register *dst = ir3_dst_create(i, 0, first + ncomp);
+	ir3_src_ssa(i, vec4, 0);
+	ir3_src_ssa(i, ubo, 0);
+	for (unsigned k = 0; k < ncomp; k++)
+		d[k] = ir3_b_split(&c->b, dst, first + k);
+}
+
+/* a3xx–a5xx: ldg from the UBO's address, read from the const file. */
+static void emit_ubo_ldg(struct isel *c, struct intrinsic_instr *intr, unsigned ubo,
+			 struct ir3_register **d)
+{
+	unsigned ptrsz = c->t->gen >= 5 ? 2 : 1;
+	unsigned ptr = c->cl->ubo_ptr_vec4 * 4 + ubo * ptrsz;
+	struct ir3_register *lo = isel_const(c, ptr);
+	struct ir3_register *addr = lo;
+	int off = 0;
+	uint32_t coff;
+	if (isel_src_const(&intr->src[1], 0, &coff))
+		off = (int)coff;
+	else
+		addr = ir3_b_alu2(&c->b, OPC_ADD_S, lo, isel_get(c, intr->src[1].ssa)[0]);
+	int ncomp = intr->def.num_components;
+	if (off + ncomp * 4 > 1024) {
+		int off2 = off + ncomp * 4 - 1024;
+		addr = ir3_b_alu2(&c->b, OPC_ADD_S, addr, isel_imm(c, (uint32_t)off2, false));
+		off -= off2;
+	}
+	if (ptrsz == 2) {
+		struct ir3_register *carry = ir3_b_cmp(&c->b, OPC_CMPS_U, COND_LT, 0, addr, lo);
+		struct ir3_register *hi = ir3_b_alu2(&c->b, OPC_ADD_S, isel_const(c, ptr + 1), carry);
+		struct ir3_register *pair[2] = { addr, hi };
+		addr = ir3_b_collect(&c->b, 2, pair);
+	}
+	for (int k = 0; k < ncomp; k++) {
+		struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_LDG, 1, 3);
+		i->type = TYPE_U32;
+		d[k] = ir3_dst_create(i, 0, 1);
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_imm(i, (uint32_t)(off + 4 * k), 0);
+		ir3_src_imm(i, 1, 0);
+	}
+}
+
+static void emit_load_ubo(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t ubo = 0;
+	if (!isel_src_const(&intr->src[0], 0, &ubo) && c->t->gen < 6) {
+		isel_error(c, "load_ubo with a dynamic buffer index is not supported before a6xx");
+		return;
+	}
+	if (intr->def.bit_size != 32) {
+		isel_error(c, "load_ubo of %u-bit values is not supported", intr->def.bit_size);
+		return;
+	}
+	struct ir3_register **d = isel_def(c, &intr->def);
+	if (c->t->gen >= 6)
+		emit_ldc(c, intr, isel_get(c, intr->src[0].ssa)[0], d);
+	else
+		emit_ubo_ldg(c, intr, ubo, d);
+}
+
+/* ------------------------------------------------------------------ */
+/* memory */
+
+static enum ir3_type mem_type(unsigned bit_size)
+{
+	return bit_size == 16 ? TYPE_U16 : bit_size == 8 ? TYPE_U8 : TYPE_U32;
+}
+
+/* A dword offset from a byte offset (ir3_nir_lower_io_offsets). */
+static struct ir3_register *dword_offset(struct isel *c, struct src *src)
+{
+	uint32_t v;
+	if (isel_src_const(src, 0, &v))
+		return isel_imm(c, v >> 2, false);
+	return ir3_b_alu2(&c->b, OPC_SHR_B, isel_get(c, src->ssa)[0], isel_imm(c, 2, false));
+}
+
+static struct ir3_instruction *mem_instr(struct isel *c, enum ir3_opc opc, unsigned ndst,
+					 enum ir3_type type)
+{
+	struct ir3_instruction *i = ir3_b_instr(&c->b, opc, ndst, 0);
+	i->type = type;
+	return i;
+}
+
+static void split_into(struct isel *c, struct ir3_register *dst, unsigned n, struct ir3_register **d)
+{
+	if (n == 1) {
+		d[0] = dst;
+		return;
+	}
+	for (unsigned k = 0; k < n; k++)
+		d[k] = ir3_b_split(&c->b, dst, k);
+}
+
+static bool const_slot(struct isel *c, struct src *src, const char *what, uint32_t *slot)
+{
+	if (isel_src_const(src, 0, slot))
+		return true;
+	isel_error(c, "%s with a dynamic descriptor index is not supported", what);
+	return false;
+}
+
+static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t slot;
+	if (!const_slot(c, &intr->src[0], "load_ssbo", &slot))
+		return;
+	unsigned n = intr->def.num_components;
+	bool a6 = c->t->gen >= 6;
+	struct ir3_instruction *i = mem_instr(c, a6 ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));
+	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+	ir3_src_imm(i, slot, 0);
+	if (a6)
+		ir3_src_ssa(i, dword_offset(c, &intr->src[1]), 0);
+	else
+		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+	split_into(c, dst, n, isel_def(c, &intr->def));
+}
+
+/* Contiguous runs of a write mask, one store each (nir_lower_wrmasks). */
+static unsigned next_run(unsigned mask, unsigned from, unsigned *len)
+{
+	while (from < 16 && !(mask & (1u << from)))
+		from++;
+	*len = 0;
+	while (from + *len < 16 && (mask & (1u << (from + *len))))
+		(*len)++;
+	return from;
+}
+
+static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t slot;
+	if (!const_slot(c, &intr->src[1], "store_ssbo", &slot))
+		return;
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	unsigned bytes = intr->src[0].ssa->bit_size / 8;
+	bool a6 = c->t->gen >= 6;
+	unsigned len;
+	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
+		struct ir3_register *off;
+		uint32_t co;
+		if (isel_src_const(&intr->src[2], 0, &co))
+			off = isel_imm(c, a6 ? (co + k * bytes) >> 2 : co + k * bytes, false);
+		else {
+			off = isel_get(c, intr->src[2].ssa)[0];
+			if (k)
+				off = ir3_b_alu2(&c->b, OPC_ADD_U, off, isel_imm(c, k * bytes, false));
+			if (a6)
+				off = ir3_b_alu2(&c->b, OPC_SHR_B, off, isel_imm(c, 2, false));
+		}
+		struct ir3_instruction *i = mem_instr(c, a6 ? OPC_STIB : OPC_STGB, 0,
+						      mem_type(intr->src[0].ssa->bit_size));
+		ir3_src_imm(i, slot, 0);
+		ir3_src_ssa(i, off, 0);
+		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
+		if (i->nsrc != 3 && a6)
+			BUG("stib sources");
+	}
+}
+
+static enum ir3_opc atomic_opc(struct isel *c, enum atomic_op op, enum ir3_opc add)
+{
+	switch (op) {
+	case ATOMIC_iadd: return add;
+	case ATOMIC_xchg: return add + 1;
+	case ATOMIC_cmpxchg: return add + 2;
+	case ATOMIC_imin: case ATOMIC_umin: return add + 3;
+	case ATOMIC_imax: case ATOMIC_umax: return add + 4;
+	case ATOMIC_iand: return add + 5;
+	case ATOMIC_ior: return add + 6;
+	case ATOMIC_ixor: return add + 7;
+	default:
+		isel_error(c, "unsupported atomic operation '%s'", atomic_op_names[op]);
+		return add;
+	}
+}
+
+static enum ir3_type atomic_type(enum atomic_op op)
+{
+	return op == ATOMIC_imin || op == ATOMIC_imax ? TYPE_S32 : TYPE_U32;
+}
+
+/* data, or (compare, data) for cmpxchg */
+static struct ir3_register *atomic_data(struct isel *c, struct src *data, struct src *cmp)
+{
+	struct ir3_register *v = isel_get(c, data->ssa)[0];
+	if (!cmp)
+		return v;
+	struct ir3_register *pair[2] = { isel_get(c, cmp->ssa)[0], v };
+	return ir3_b_collect(&c->b, 2, pair);
+}
+
+static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_opc base,
+			int slot, struct ir3_register *addr, struct src *data, struct src *cmp)
+{
+	enum atomic_op op = (enum atomic_op)intrinsic_get(intr, INTR_IDX_atomic_op);
+	if (intr->def.bit_size != 32) {
+		isel_error(c, "%u-bit atomics are not supported", intr->def.bit_size);
+		return;
+	}
+	enum ir3_opc opc = atomic_opc(c, op, base);
+	struct ir3_instruction *i = mem_instr(c, opc, 1, atomic_type(op));
+	isel_def(c, &intr->def)[0] = ir3_dst_create(i, 0, 1);
+	if (slot >= 0)
+		ir3_src_imm(i, (uint32_t)slot, 0);
+	ir3_src_ssa(i, addr, 0);
+	ir3_src_ssa(i, atomic_data(c, data, cmp), 0);
+}
+
+static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
+{
+	uint32_t slot;
+	if (!const_slot(c, &intr->src[0], "ssbo_atomic", &slot))
+		return;
+	struct ir3_register *off = c->t->gen >= 6 ? dword_offset(c, &intr->src[1])
+						  : isel_get(c, intr->src[1].ssa)[0];
+	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, (int)slot, off, swap ? &intr->src[3] : &intr->src[2],
+		    swap ? &intr->src[2] : NULL);
+}
+
+/* shared memory: ldl/stl with the base folded into the immediate offset */
+static void emit_load_shared(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->def.num_components;
+	struct ir3_instruction *i = mem_instr(c, OPC_LDL, 1, mem_type(intr->def.bit_size));
+	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+	ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
+	ir3_src_imm(i, (uint32_t)intrinsic_get(intr, INTR_IDX_base), 0);
+	ir3_src_imm(i, n, 0);
+	split_into(c, dst, n, isel_def(c, &intr->def));
+}
+
+static void emit_store_shared(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	struct ir3_register *addr = isel_get(c, intr->src[1].ssa)[0];
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	unsigned bytes = intr->src[0].ssa->bit_size / 8;
+	unsigned len;
+	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
+		struct ir3_instruction *i = mem_instr(c, OPC_STL, 0, mem_type(intr->src[0].ssa->bit_size));
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
+		ir3_src_imm(i, len, 0);
+		i->off = (int)(base + k * bytes);
+	}
+}
+
+static void emit_shared_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
+{
+	struct ir3_register *addr = isel_get(c, intr->src[0].ssa)[0];
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	if (base)
+		addr = ir3_b_alu2(&c->b, OPC_ADD_U, addr, isel_imm(c, base, false));
+	emit_atomic(c, intr, OPC_ATOMIC_ADD, -1, addr, swap ? &intr->src[2] : &intr->src[1],
+		    swap ? &intr->src[1] : NULL);
+}
+
+/* global memory: a 64-bit address (a 32-bit one on a3xx/a4xx) */
+static struct ir3_register *global_addr(struct isel *c, struct src *src)
+{
+	struct ir3_register **a = isel_get(c, src->ssa);
+	if (c->t->gen < 5)
+		return a[0];
+	return ir3_b_collect(&c->b, 2, a);
+}
+
+static void emit_load_global(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->def.num_components;
+	if (intr->def.bit_size == 64) {
+		isel_error(c, "64-bit global loads are not supported");
+		return;
+	}
+	struct ir3_instruction *i = mem_instr(c, OPC_LDG, 1, mem_type(intr->def.bit_size));
+	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+	ir3_src_ssa(i, global_addr(c, &intr->src[0]), 0);
+	ir3_src_imm(i, 0, 0);
+	ir3_src_imm(i, n, 0);
+	split_into(c, dst, n, isel_def(c, &intr->def));
+}
+
+static void emit_store_global(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	struct ir3_register *addr = global_addr(c, &intr->src[1]);
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	unsigned bytes = intr->src[0].ssa->bit_size / 8;
+	unsigned len;
+	if (bytes == 8) {
+		isel_error(c, "64-bit global stores are not supported");
+		return;
+	}
+	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
+		struct ir3_instruction *i = mem_instr(c, OPC_STG, 0, mem_type(intr->src[0].ssa->bit_size));
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_imm(i, k * bytes, 0);
+		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
+		ir3_src_imm(i, len, 0);
+	}
+}
+
+static void emit_global_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
+{
+	emit_atomic(c, intr, OPC_ATOMIC_G_ADD, -1, global_addr(c, &intr->src[0]),
+		    swap ? &intr->src[2] : &intr->src[1], swap ? &intr->src[1] : NULL);
+}
+
+/* images: the IBO (a6xx's ldib/stib, a4xx/a5xx's typed ldib/stib) */
+static struct ir3_register *image_coords(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intrinsic_src_components(intr, 1);
+	return isel_collect(c, isel_get(c, intr->src[1].ssa), n);
+}
+
+static bool image_slot(struct isel *c, struct intrinsic_instr *intr, uint32_t *slot)
+{
+	if (!const_slot(c, &intr->src[0], "image access", slot))
+		return false;
+	if (intrinsic_has(intr->op, INTR_IDX_image_dim)) {
+		enum image_dim dim = (enum image_dim)intrinsic_get(intr, INTR_IDX_image_dim);
+		struct resource_decl *d = shader_find_resource(c->s->images, c->s->num_images, *slot);
+		if (d && d->is_ms && dim != DIM_none && intr->op != INTR_image_size) {
+			isel_error(c, "multisampled storage images are not supported");
+			return false;
+		}
+	}
+	return true;
+}
+
+static void emit_image(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t slot;
+	if (!image_slot(c, intr, &slot))
+		return;
+	switch (intr->op) {
+	case INTR_image_load: {
+		unsigned n = intr->def.num_components;
+		struct ir3_instruction *i = mem_instr(c, OPC_LDIB, 1, mem_type(intr->def.bit_size));
+		if (intrinsic_get(intr, INTR_IDX_dest_type) == BASE_int)
+			i->type = TYPE_S32;
+		struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+		ir3_src_imm(i, slot, 0);
+		ir3_src_ssa(i, image_coords(c, intr), 0);
+		split_into(c, dst, n, isel_def(c, &intr->def));
+		return;
+	}
+	case INTR_image_store: {
+		unsigned n = intr->num_components ? intr->num_components : 4;
+		struct ir3_instruction *i = mem_instr(c, OPC_STIB, 0, mem_type(intr->src[3].ssa->bit_size));
+		ir3_src_imm(i, slot, 0);
+		ir3_src_ssa(i, image_coords(c, intr), 0);
+		ir3_src_ssa(i, isel_collect(c, isel_get(c, intr->src[3].ssa), n), 0);
+		return;
+	}
+	case INTR_image_atomic:
+	case INTR_image_atomic_swap: {
+		bool swap = intr->op == INTR_image_atomic_swap;
+		emit_atomic(c, intr, OPC_ATOMIC_B_ADD, (int)slot, image_coords(c, intr),
+			    swap ? &intr->src[4] : &intr->src[3], swap ? &intr->src[3] : NULL);
+		return;
+	}
+	case INTR_image_size: {
+		unsigned n = intr->def.num_components;
+		struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
+		struct ir3_register *dst = ir3_dst_create(i, 0, n);
+		ir3_src_imm(i, slot, 0);
+		split_into(c, dst, n, isel_def(c, &intr->def));
+		return;
+	}
+	default:
+		isel_error(c, "unsupported intrinsic '%s'", intrinsic_infos[intr->op].name);
+	}
+}
+
+static void emit_ssbo_size(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t slot;
+	if (!const_slot(c, &intr->src[0], "get_ssbo_size", &slot))
+		return;
+	struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
+	struct ir3_register *dst = ir3_dst_create(i, 0, 3);
+	ir3_src_imm(i, slot, 0);
+	struct ir3_register **d = isel_def(c, &intr->def);
+	if (c->t->gen >= 6) {
+		d[0] = ir3_b_split(&c->b, dst, 0);
+		return;
+	}
+	/* a5xx: low 16 bits in .x, high 16 bits in .y */
+	struct ir3_register *hi = ir3_b_alu2(&c->b, OPC_SHL_B, ir3_b_split(&c->b, dst, 1),
+					     isel_imm(c, 16, false));
+	d[0] = ir3_b_alu2(&c->b, OPC_ADD_U, hi, ir3_b_split(&c->b, dst, 0));
+}
+
+static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
+{
+	if (!c->t->has_pvtmem) {
+		isel_error(c, "scratch memory needs private memory (a5xx+)");
+		return;
+	}
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	if (intr->op == INTR_load_scratch) {
+		unsigned n = intr->def.num_components;
+		struct ir3_instruction *i = mem_instr(c, OPC_LDP, 1, mem_type(intr->def.bit_size));
+		struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+		ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
+		ir3_src_imm(i, base, 0);
+		ir3_src_imm(i, n, 0);
+		split_into(c, dst, n, isel_def(c, &intr->def));
+		return;
+	}
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	unsigned len;
+	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
+		struct ir3_instruction *i = mem_instr(c, OPC_STP, 0, mem_type(intr->src[0].ssa->bit_size));
+		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
+		ir3_src_imm(i, len, 0);
+		i->off = (int)(base + k * intr->src[0].ssa->bit_size / 8);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* control */
+
+static void emit_barrier(struct isel *c, struct intrinsic_instr *intr)
+{
+	enum scope exec = (enum scope)intrinsic_get(intr, INTR_IDX_execution_scope);
+	enum scope mem = (enum scope)intrinsic_get(intr, INTR_IDX_memory_scope);
+	unsigned modes = (unsigned)intrinsic_get(intr, INTR_IDX_memory_modes);
+	if (exec >= SCOPE_workgroup && c->s->stage == STAGE_COMPUTE)
+		ir3_b_instr(&c->b, OPC_BAR, 0, 0);
+	else if (mem > SCOPE_subgroup && modes)
+		ir3_b_instr(&c->b, OPC_FENCE, 0, 0);
+}
+
+static void emit_kill(struct isel *c, struct intrinsic_instr *intr, bool demote)
+{
+	struct ir3_register *cond;
+	if (intr->op == INTR_discard_if || intr->op == INTR_demote_if || intr->op == INTR_terminate_if)
+		cond = isel_get(c, intr->src[0].ssa)[0];
+	else
+		cond = ir3_b_imm(&c->b, c->bool_type, 1);
+	struct ir3_register *p = isel_predicate(c, cond);
+	struct ir3_instruction *i = ir3_b_instr(&c->b, demote && c->t->gen >= 6 ? OPC_DEMOTE : OPC_KILL,
+						0, 1);
+	ir3_src_ssa(i, p, 0);
+}
+
+static void emit_deriv(struct isel *c, struct intrinsic_instr *intr)
+{
+	enum ir3_opc opc;
+	switch (intr->op) {
+	case INTR_ddx: case INTR_ddx_coarse: opc = OPC_DSX; break;
+	case INTR_ddy: case INTR_ddy_coarse: opc = OPC_DSY; break;
+	case INTR_ddx_fine: opc = OPC_DSXPP_1; break;
+	default: opc = OPC_DSYPP_1; break;
+	}
+	if (c->s->stage != STAGE_FRAGMENT) {
+		isel_error(c, "derivatives outside fragment shaders are not supported");
+		return;
+	}
+	c->ir->need_pixlod = true;
+	struct ir3_register **s = isel_get(c, intr->src[0].ssa);
+	struct ir3_register **d = isel_def(c, &intr->def);
+	bool half = intr->def.bit_size == 16;
+	for (unsigned k = 0; k < intr->def.num_components; k++) {
+		struct ir3_register *src = s[k];
+		d[k] = ir3_b_tex(&c->b, opc, half ? TYPE_F16 : TYPE_F32, 1, 0, 0, 1, &src);
+	}
+}
+
+void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
+{
+	if (emit_sysval(c, intr))
+		return;
+	switch (intr->op) {
+	case INTR_load_input: emit_load_input(c, intr); return;
+	case INTR_store_output: emit_store_output(c, intr); return;
+	case INTR_load_uniform: emit_load_uniform(c, intr); return;
+	case INTR_load_ubo: emit_load_ubo(c, intr); return;
+	case INTR_load_ssbo: emit_load_ssbo(c, intr); return;
+	case INTR_store_ssbo: emit_store_ssbo(c, intr); return;
+	case INTR_ssbo_atomic: emit_ssbo_atomic(c, intr, false); return;
+	case INTR_ssbo_atomic_swap: emit_ssbo_atomic(c, intr, true); return;
+	case INTR_get_ssbo_size: emit_ssbo_size(c, intr); return;
+	case INTR_load_shared: emit_load_shared(c, intr); return;
+	case INTR_store_shared: emit_store_shared(c, intr); return;
+	case INTR_shared_atomic: emit_shared_atomic(c, intr, false); return;
+	case INTR_shared_atomic_swap: emit_shared_atomic(c, intr, true); return;
+	case INTR_load_global: emit_load_global(c, intr); return;
+	case INTR_store_global: emit_store_global(c, intr); return;
+	case INTR_global_atomic: emit_global_atomic(c, intr, false); return;
+	case INTR_global_atomic_swap: emit_global_atomic(c, intr, true); return;
+	case INTR_load_scratch: case INTR_store_scratch: emit_scratch(c, intr); return;
+	case INTR_image_load: case INTR_image_store: case INTR_image_atomic:
+	case INTR_image_atomic_swap: case INTR_image_size:
+		emit_image(c, intr);
+		return;
+	case INTR_barrier: emit_barrier(c, intr); return;
+	case INTR_discard: case INTR_discard_if: case INTR_terminate: case INTR_terminate_if:
+		emit_kill(c, intr, false);
+		return;
+	case INTR_demote: case INTR_demote_if:
+		emit_kill(c, intr, true);
+		return;
+	case INTR_ddx: case INTR_ddy: case INTR_ddx_fine: case INTR_ddy_fine: case INTR_ddx_coarse:
+	case INTR_ddy_coarse:
+		emit_deriv(c, intr);
+		return;
+	default:
+		isel_error(c, "unsupported intrinsic '%s'", intrinsic_infos[intr->op].name);
+	}
+}

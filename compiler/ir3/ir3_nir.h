@@ -1,0 +1,102 @@
+/*
+ * The IR side of the ir3 backend: the lowering passes Mesa runs on NIR for
+ * ir3 (targets.md §2.1: ir3_finalize_nir, ir3_nir_post_finalize,
+ * ir3_nir_lower_variant) and instruction selection from the IR to the
+ * machine IR (ir3.h).  compile.c runs, per target, on a clone of the
+ * optimised shader:
+ *
+ *	ir3_lower_nir()  →  ir3_isel()  →  ir3_compile_machine()
+ *
+ * What runs where.  Everything here is per target: the passes that depend
+ * on the generation (texture lowering, UBO ranges, booleans) and those that
+ * do not but only ir3 wants (dot products scalarised into mul/mad, fdiv as
+ * rcp+mul).  Target-independent optimisation runs once per file before
+ * (compiler/opt, opt_default).
+ *
+ * The const file (targets.md §2.1, ir3_setup_const_state), in vec4:
+ *
+ *	[0, user)            push constants / loose uniforms (load_uniform,
+ *	                     load_push_constant: byte offsets from c0.x)
+ *	[user, ubo_end)      UBO ranges pushed by ir3_nir_analyze_ubo_ranges
+ *	[ubo_ptrs, …)        a3xx–a5xx: UBO addresses for ldg (2 dwords each
+ *	                     from a5xx, 1 before)
+ *	[driver, …)          driver params (VS base vertex/instance, draw id;
+ *	                     CS number of workgroups)
+ *	[const_size, …)      immediates the backend lowers (ir3_const_add_imm)
+ *
+ * After ir3_nir_analyze_ubo_ranges a pushed load_ubo is a load_uniform
+ * whose base is its byte offset in the const file.
+ */
+#ifndef SHDB_IR3_NIR_H
+#define SHDB_IR3_NIR_H
+
+#include <stdbool.h>
+
+#include "compiler/ir/ir.h"
+#include "compiler/ir3/ir3_info.h"
+
+struct pipeline;
+struct ir3;
+struct arena;
+struct strbuf;
+
+#define IR3_MAX_UBO_RANGES 32
+
+/* One UBO range pushed to the const file (Mesa's ir3_ubo_range). */
+struct ir3_ubo_range {
+	unsigned slot;			/* the UBO */
+	unsigned start, end;		/* bytes in the UBO, 16-byte aligned */
+	unsigned offset;		/* bytes in the const file */
+};
+
+struct ir3_const_layout {
+	unsigned user_vec4;		/* push constants / loose uniforms */
+	struct ir3_ubo_range ranges[IR3_MAX_UBO_RANGES];
+	unsigned num_ranges;
+	unsigned ubo_vec4;		/* end of the pushed ranges */
+	unsigned num_ubos;		/* UBO slots the shader has (pointers, a3xx–a5xx) */
+	bool ubo_ptrs;			/* ldg reads UBO addresses from the const file */
+	unsigned ubo_ptr_vec4;		/* where they start */
+	unsigned driver_vec4;		/* where the driver params start */
+	unsigned num_driver_params;	/* dwords */
+	unsigned size_vec4;		/* const_size: everything before the immediates */
+};
+
+/* Driver params (Mesa's IR3_DP_*), dword offsets from driver_vec4. */
+enum {
+	IR3_DP_DRAWID = 0, IR3_DP_VTXID_BASE = 1, IR3_DP_INSTID_BASE = 2,
+	IR3_DP_NUM_WORK_GROUPS_X = 0,
+	IR3_DP_COUNT = 4,
+};
+
+/* ---- the lowering passes (one per file), each `bool pass(shader, …)` ---- */
+
+/* Horizontal and missing ALU ops: fdot → fmul/ffma, ball/bany → compares,
+ * fdiv → frcp+fmul, ffract, isign, bitfield ops to shifts, pack/unpack of
+ * halves (lower_ir3_alu.c). */
+bool lower_ir3_alu(struct shader *s, const struct ir3_info *t);
+/* Compute and vertex system values ir3 builds from others
+ * (lower_ir3_sysvals.c). */
+bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t);
+/* txp, the array index + 0.5 on a4xx+, explicit lod for txf
+ * (lower_ir3_tex.c). */
+bool lower_ir3_tex(struct shader *s, const struct ir3_info *t);
+/* UBO ranges to the const file, and the const-file layout
+ * (ir3_nir_analyze_ubo_ranges.c). */
+bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
+				struct ir3_const_layout *layout);
+
+/* Run the passes above on `pl->shader` for `t` (the per-target part of
+ * Mesa's NIR pipeline).  Fills `layout`. */
+void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_const_layout *layout);
+
+/*
+ * Instruction selection: the machine IR for `s` (lowered by ir3_lower_nir)
+ * in `arena`.  NULL with a message in `err` naming what is not supported
+ * ("unsupported ALU op 'fpow'", …): a per-shader error, never a crash.
+ */
+struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
+		     const struct ir3_const_layout *layout, struct arena *arena,
+		     struct strbuf *err);
+
+#endif

@@ -1,0 +1,176 @@
+/*
+ * ir3_nir_analyze_ubo_ranges: UBO loads at constant offsets are read from
+ * the const file, where the driver uploads those ranges, instead of with
+ * ldc/ldg (Mesa's ir3_nir_analyze_ubo_ranges + ir3_nir_lower_ubo_loads),
+ * and the const file's layout is fixed here (ir3_setup_const_state; the
+ * layout is described in ir3_nir.h).
+ *
+ * Ranges: each load_ubo with a constant buffer index and offset needs the
+ * 16-byte-aligned bytes [start, end) of its buffer; ranges of a buffer that
+ * overlap or touch merge.  They are placed in the order they were found,
+ * after the push constants, while they fit under the stage's safe const
+ * size (max_const_safe vec4, less what the rest of the layout takes; Mesa
+ * also keeps room for immediates).  A pushed load becomes
+ *
+ *	load_uniform 0 base=<byte offset in the const file>
+ *
+ * and load_push_constant becomes load_uniform over the same bytes.
+ */
+#include <string.h>
+
+#include "compiler/ir/builder.h"
+#include "compiler/ir3/ir3_nir.h"
+
+static bool const_src(struct src *s, uint32_t *v)
+{
+	struct load_const_instr *lc = ssa_def_as_const(s->ssa);
+	if (!lc || lc->instr.type != INSTR_load_const)
+		return false;
+	*v = (uint32_t)lc->value[0];
+	return true;
+}
+
+/* The range a direct load needs, or false. */
+static bool load_range(struct intrinsic_instr *intr, unsigned *slot, unsigned *start, unsigned *end)
+{
+	uint32_t s, o;
+	if (intr->op != INTR_load_ubo || !const_src(&intr->src[0], &s) || !const_src(&intr->src[1], &o))
+		return false;
+	unsigned bytes = intr->num_components * intr->def.bit_size / 8;
+	*slot = s;
+	*start = o & ~15u;
+	*end = (o + bytes + 15) & ~15u;
+	return true;
+}
+
+static void add_range(struct ir3_const_layout *l, unsigned slot, unsigned start, unsigned end)
+{
+	for (unsigned k = 0; k < l->num_ranges; k++) {
+		struct ir3_ubo_range *r = &l->ranges[k];
+		if (r->slot == slot && start <= r->end && end >= r->start) {
+			r->start = start < r->start ? start : r->start;
+			r->end = end > r->end ? end : r->end;
+			return;
+		}
+	}
+	if (l->num_ranges < IR3_MAX_UBO_RANGES)
+		l->ranges[l->num_ranges++] = (struct ir3_ubo_range){ slot, start, end, 0 };
+}
+
+/* The range holding a load, or NULL when it was not pushed. */
+static const struct ir3_ubo_range *find(const struct ir3_const_layout *l, unsigned slot,
+					 unsigned start, unsigned end)
+{
+	for (unsigned k = 0; k < l->num_ranges; k++) {
+		const struct ir3_ubo_range *r = &l->ranges[k];
+		if (r->slot == slot && r->start <= start && end <= r->end && r->offset != ~0u)
+			return r;
+	}
+	return NULL;
+}
+
+static unsigned driver_params(struct shader *s)
+{
+	foreach_block(blk, s->fn)
+		foreach_instr(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			switch (instr_as_intrinsic(in)->op) {
+			case INTR_load_draw_id: case INTR_load_base_vertex: case INTR_load_base_instance:
+			case INTR_load_num_workgroups:
+				return IR3_DP_COUNT;
+			default:
+				break;
+			}
+		}
+	return 0;
+}
+
+static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3_const_layout *l)
+{
+	unsigned user = s->info.push_constant_size > s->info.uniform_size ? s->info.push_constant_size
+									   : s->info.uniform_size;
+	l->user_vec4 = (user + 15) / 16;
+	unsigned ptrs = 0;
+	if (t->gen < 6) {
+		unsigned n = 0;
+		for (unsigned k = 0; k < s->num_ubos; k++)
+			n = s->ubos[k]->slot + decl_num_slots(s->ubos[k]->array_size);
+		l->num_ubos = n;
+		ptrs = (n * (t->gen >= 5 ? 2 : 1) + 3) / 4;
+	}
+	unsigned reserve = l->user_vec4 + ptrs + (l->num_driver_params + 3) / 4;
+	unsigned limit = t->max_const_safe > reserve ? (t->max_const_safe - reserve) * 16 : 0;
+	unsigned offset = l->user_vec4 * 16;
+	for (unsigned k = 0; k < l->num_ranges; k++) {
+		struct ir3_ubo_range *r = &l->ranges[k];
+		unsigned size = r->end - r->start;
+		if (offset - l->user_vec4 * 16 + size > limit) {
+			r->offset = ~0u;
+			continue;
+		}
+		r->offset = offset;
+		offset += size;
+	}
+	l->ubo_vec4 = offset / 16;
+	unsigned at = l->ubo_vec4;
+	if (t->gen < 6 && l->num_ubos) {
+		l->ubo_ptrs = true;
+		l->ubo_ptr_vec4 = at;
+		at += ptrs;
+	}
+	l->driver_vec4 = at;
+	at += (l->num_driver_params + 3) / 4;
+	l->size_vec4 = at;
+}
+
+static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
+{
+	bool progress = false;
+	struct builder b;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			unsigned slot, start, end, base;
+			struct ssa_def *off;
+			builder_init(&b, s, cursor_before_instr(in));
+			if (intr->op == INTR_load_push_constant) {
+				base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+				off = intr->src[0].ssa;
+			} else if (load_range(intr, &slot, &start, &end)) {
+				const struct ir3_ubo_range *r = find(l, slot, start, end);
+				uint32_t o = 0;
+				if (!r)
+					continue;
+				const_src(&intr->src[1], &o);
+				base = r->offset + (o - r->start);
+				off = b_imm_int(&b, 0);
+			} else {
+				continue;
+			}
+			struct ssa_def *u = b_intr(&b, load_uniform, intr->num_components,
+						   intr->def.bit_size, (off), .base = (int32_t)base);
+			ssa_def_rewrite_uses(&intr->def, u);
+			instr_remove(in);
+			progress = true;
+		}
+	return progress;
+}
+
+bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
+				struct ir3_const_layout *l)
+{
+	memset(l, 0, sizeof(*l));
+	foreach_block(blk, s->fn)
+		foreach_instr(in, blk) {
+			unsigned slot, start, end;
+			if (in->type == INSTR_intrinsic &&
+			    load_range(instr_as_intrinsic(in), &slot, &start, &end))
+				add_range(l, slot, start, end);
+		}
+	l->num_driver_params = driver_params(s);
+	layout_ranges(s, t, l);
+	return shader_progress(s, rewrite(s, l), META_BLOCK_INDEX | META_DOMINANCE);
+}

@@ -1,0 +1,217 @@
+/*
+ * lower_ir3_alu: the ALU ops ir3 has no instruction for, rewritten into ops
+ * it has (Mesa: nir_lower_alu_to_scalar for the horizontal ops, and the
+ * lower_* options of ir3_base_options, targets.md §2.1).
+ *
+ *	fdot4 a, b      →  fmul a.x, b.x; ffma a.y, b.y, t; … (fuse_ffma)
+ *	ball_fequal3    →  feq per component, iand
+ *	fdiv a, b       →  fmul a, frcp b                       (lower_fdiv)
+ *	ffract a        →  fsub a, ffloor a                     (lower_ffract)
+ *	isign a         →  imax (imin a, 1), -1                 (lower_isign)
+ *	fltu/fgeu/…     →  inot of the ordered compare
+ *	ubitfield_extract, ibitfield_extract, bitfield_insert → shifts, masks
+ *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
+ *	pack/unpack_half_2x16, pack/unpack_32_2x16(_split), pack/unpack_64_2x32
+ *
+ * fpow, flrp, fmod/frem and the integer divisions are the generic lowering
+ * passes' (compiler/opt): until they run, selection reports them.
+ */
+#include "compiler/ir/builder.h"
+#include "compiler/ir3/ir3_nir.h"
+
+/* Source `i` with its swizzle, as a value of `n` components. */
+static struct ssa_def *src_n(struct builder *b, struct alu_instr *alu, unsigned i, unsigned n)
+{
+	struct ssa_def *d = alu->src[i].src.ssa;
+	bool identity = d->num_components == n;
+	unsigned sw[16];
+	for (unsigned k = 0; k < n; k++) {
+		sw[k] = alu->src[i].swizzle[k];
+		identity &= sw[k] == k;
+	}
+	return identity ? d : b_swizzle(b, d, sw, n);
+}
+
+static struct ssa_def *src(struct builder *b, struct alu_instr *alu, unsigned i)
+{
+	unsigned n = alu_op_infos[alu->op].input_sizes[i];
+	return src_n(b, alu, i, n ? n : alu->def.num_components);
+}
+
+static struct ssa_def *lower_dot(struct builder *b, struct alu_instr *alu, unsigned n)
+{
+	struct ssa_def *x = src_n(b, alu, 0, n), *y = src_n(b, alu, 1, n);
+	struct ssa_def *acc = b_fmul(b, b_channel(b, x, 0), b_channel(b, y, 0));
+	for (unsigned k = 1; k < n; k++)
+		acc = b_ffma(b, b_channel(b, x, k), b_channel(b, y, k), acc);
+	return acc;
+}
+
+static struct ssa_def *lower_all_any(struct builder *b, struct alu_instr *alu, unsigned n,
+				     enum alu_op cmp, enum alu_op join)
+{
+	struct ssa_def *x = src_n(b, alu, 0, n), *y = src_n(b, alu, 1, n);
+	struct ssa_def *acc = NULL;
+	for (unsigned k = 0; k < n; k++) {
+		struct ssa_def *c = b_alu(b, cmp, b_channel(b, x, k), b_channel(b, y, k), NULL, NULL);
+		acc = acc ? b_alu(b, join, acc, c, NULL, NULL) : c;
+	}
+	return acc;
+}
+
+static struct ssa_def *imm(struct builder *b, int64_t v, struct ssa_def *like)
+{
+	return b_imm_intN(b, v, like->bit_size);
+}
+
+/* ubfe/ibfe(v, off, bits): 0 when bits == 0, else the field shifted down. */
+static struct ssa_def *lower_bfe(struct builder *b, struct alu_instr *alu, bool sign)
+{
+	struct ssa_def *v = src(b, alu, 0), *off = src(b, alu, 1), *bits = src(b, alu, 2);
+	struct ssa_def *w = imm(b, v->bit_size, bits);
+	struct ssa_def *left = b_isub(b, b_isub(b, w, bits), off);
+	struct ssa_def *shl = b_ishl(b, v, left);
+	struct ssa_def *r = sign ? b_ishr(b, shl, b_isub(b, w, bits)) : b_ushr(b, shl, b_isub(b, w, bits));
+	return b_bcsel(b, b_ieq(b, bits, imm(b, 0, bits)), imm(b, 0, v), r);
+}
+
+/* bfi(base, insert, off, bits) = bits == 32 ? insert
+ *	: (base & ~mask) | ((insert << off) & mask), mask = ((1 << bits) - 1) << off */
+static struct ssa_def *lower_bfi(struct builder *b, struct alu_instr *alu)
+{
+	struct ssa_def *base = src(b, alu, 0), *ins = src(b, alu, 1);
+	struct ssa_def *off = src(b, alu, 2), *bits = src(b, alu, 3);
+	struct ssa_def *mask = b_ishl(b, b_isub(b, b_ishl(b, imm(b, 1, base), bits), imm(b, 1, base)), off);
+	struct ssa_def *r = b_ior(b, b_iand(b, base, b_inot(b, mask)), b_iand(b, b_ishl(b, ins, off), mask));
+	return b_bcsel(b, b_ieq(b, bits, imm(b, base->bit_size, bits)), ins, r);
+}
+
+static struct ssa_def *lower_extract(struct builder *b, struct alu_instr *alu, unsigned width,
+				     bool sign)
+{
+	struct load_const_instr *lc = ssa_def_as_const(alu->src[1].src.ssa);
+	if (!lc || lc->instr.type != INSTR_load_const)
+		return NULL;
+	unsigned k = (unsigned)lc->value[alu->src[1].swizzle[0]];
+	struct ssa_def *v = src(b, alu, 0);
+	unsigned bits = v->bit_size;
+	unsigned lsb = (k * width) % bits;
+	struct ssa_def *up = b_ishl(b, v, b_imm_int(b, (int64_t)(bits - width - lsb)));
+	struct ssa_def *sh = b_imm_int(b, (int64_t)(bits - width));
+	return sign ? b_ishr(b, up, sh) : b_ushr(b, up, sh);
+}
+
+static struct ssa_def *pack_2x16(struct builder *b, struct ssa_def *lo, struct ssa_def *hi)
+{
+	return b_ior(b, b_u2u32(b, lo), b_ishl(b, b_u2u32(b, hi), b_imm_int(b, 16)));
+}
+
+/* The replacement of one instruction, or NULL to keep it. */
+static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
+{
+	switch (alu->op) {
+	case OP_fdot2: return lower_dot(b, alu, 2);
+	case OP_fdot3: return lower_dot(b, alu, 3);
+	case OP_fdot4: return lower_dot(b, alu, 4);
+	case OP_ball_fequal2: return lower_all_any(b, alu, 2, OP_feq, OP_iand);
+	case OP_ball_fequal3: return lower_all_any(b, alu, 3, OP_feq, OP_iand);
+	case OP_ball_fequal4: return lower_all_any(b, alu, 4, OP_feq, OP_iand);
+	case OP_bany_fnequal2: return lower_all_any(b, alu, 2, OP_fneu, OP_ior);
+	case OP_bany_fnequal3: return lower_all_any(b, alu, 3, OP_fneu, OP_ior);
+	case OP_bany_fnequal4: return lower_all_any(b, alu, 4, OP_fneu, OP_ior);
+	case OP_ball_iequal2: return lower_all_any(b, alu, 2, OP_ieq, OP_iand);
+	case OP_ball_iequal3: return lower_all_any(b, alu, 3, OP_ieq, OP_iand);
+	case OP_ball_iequal4: return lower_all_any(b, alu, 4, OP_ieq, OP_iand);
+	case OP_bany_inequal2: return lower_all_any(b, alu, 2, OP_ine, OP_ior);
+	case OP_bany_inequal3: return lower_all_any(b, alu, 3, OP_ine, OP_ior);
+	case OP_bany_inequal4: return lower_all_any(b, alu, 4, OP_ine, OP_ior);
+	case OP_fdiv: return b_fmul(b, src(b, alu, 0), b_frcp(b, src(b, alu, 1)));
+	case OP_ffract: {
+		struct ssa_def *x = src(b, alu, 0);
+		return b_fsub(b, x, b_ffloor(b, x));
+	}
+	case OP_isign: {
+		struct ssa_def *x = src(b, alu, 0);
+		return b_imax(b, b_imin(b, x, imm(b, 1, x)), imm(b, -1, x));
+	}
+	case OP_fltu: return b_inot(b, b_fge(b, src(b, alu, 0), src(b, alu, 1)));
+	case OP_fgeu: return b_inot(b, b_flt(b, src(b, alu, 0), src(b, alu, 1)));
+	case OP_fneo: case OP_fequ: {
+		struct ssa_def *x = src(b, alu, 0), *y = src(b, alu, 1);
+		struct ssa_def *ne = b_ior(b, b_flt(b, x, y), b_flt(b, y, x));
+		return alu->op == OP_fneo ? ne : b_inot(b, ne);
+	}
+	case OP_ford: case OP_funord: {
+		struct ssa_def *x = src(b, alu, 0), *y = src(b, alu, 1);
+		struct ssa_def *o = b_iand(b, b_feq(b, x, x), b_feq(b, y, y));
+		return alu->op == OP_ford ? o : b_inot(b, o);
+	}
+	case OP_ubitfield_extract: return lower_bfe(b, alu, false);
+	case OP_ibitfield_extract: return lower_bfe(b, alu, true);
+	case OP_bitfield_insert: return lower_bfi(b, alu);
+	case OP_uadd_carry: {
+		struct ssa_def *x = src(b, alu, 0);
+		return b_b2i32(b, b_ult(b, b_iadd(b, x, src(b, alu, 1)), x));
+	}
+	case OP_usub_borrow: return b_b2i32(b, b_ult(b, src(b, alu, 0), src(b, alu, 1)));
+	case OP_extract_u8: return lower_extract(b, alu, 8, false);
+	case OP_extract_i8: return lower_extract(b, alu, 8, true);
+	case OP_extract_u16: return lower_extract(b, alu, 16, false);
+	case OP_extract_i16: return lower_extract(b, alu, 16, true);
+	case OP_pack_32_2x16_split: return pack_2x16(b, src(b, alu, 0), src(b, alu, 1));
+	case OP_pack_half_2x16_split:
+		return pack_2x16(b, b_f2f16(b, src(b, alu, 0)), b_f2f16(b, src(b, alu, 1)));
+	case OP_unpack_32_2x16_split_x: return b_u2u16(b, src(b, alu, 0));
+	case OP_unpack_32_2x16_split_y:
+		return b_u2u16(b, b_ushr(b, src(b, alu, 0), b_imm_int(b, 16)));
+	case OP_pack_32_2x16: {
+		struct ssa_def *v = src(b, alu, 0);
+		return pack_2x16(b, b_channel(b, v, 0), b_channel(b, v, 1));
+	}
+	case OP_unpack_32_2x16: {
+		struct ssa_def *v = src(b, alu, 0);
+		return b_vec2(b, b_u2u16(b, v), b_u2u16(b, b_ushr(b, v, b_imm_int(b, 16))));
+	}
+	case OP_pack_half_2x16: {
+		struct ssa_def *v = src(b, alu, 0);
+		return pack_2x16(b, b_f2f16(b, b_channel(b, v, 0)), b_f2f16(b, b_channel(b, v, 1)));
+	}
+	case OP_unpack_half_2x16: {
+		struct ssa_def *v = src(b, alu, 0);
+		struct ssa_def *lo = b_u2u16(b, v), *hi = b_u2u16(b, b_ushr(b, v, b_imm_int(b, 16)));
+		return b_vec2(b, b_f2f32(b, lo), b_f2f32(b, hi));
+	}
+	case OP_pack_64_2x32: {
+		struct ssa_def *v = src(b, alu, 0);
+		return b_pack_64_2x32_split(b, b_channel(b, v, 0), b_channel(b, v, 1));
+	}
+	case OP_unpack_64_2x32: {
+		struct ssa_def *v = src(b, alu, 0);
+		return b_vec2(b, b_unpack_64_2x32_split_x(b, v), b_unpack_64_2x32_split_y(b, v));
+	}
+	default:
+		return NULL;
+	}
+}
+
+bool lower_ir3_alu(struct shader *s, const struct ir3_info *t)
+{
+	(void)t;
+	bool progress = false;
+	struct builder b;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_alu)
+				continue;
+			struct alu_instr *alu = instr_as_alu(in);
+			builder_init(&b, s, cursor_before_instr(in));
+			b.exact = alu->exact;
+			struct ssa_def *r = lower(&b, alu);
+			if (!r)
+				continue;
+			ssa_def_rewrite_uses(&alu->def, r);
+			instr_remove(in);
+			progress = true;
+		}
+	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+}
