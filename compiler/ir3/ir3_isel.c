@@ -68,7 +68,11 @@ struct ir3_builder isel_top(struct isel *c)
 {
 	struct ir3_block *first = c->ir->first;
 	struct ir3_builder b = ir3_builder_at_end(first);
-	b.before = ir3_block_terminator(first);
+	/* after the inputs, which lead the block, before everything else */
+	struct ir3_instruction *i = first->first;
+	while (i && i->opc == OPC_META_INPUT)
+		i = i->next;
+	b.before = i;
 	return b;
 }
 

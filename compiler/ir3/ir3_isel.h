@@ -69,8 +69,9 @@ void isel_error(struct isel *c, const char *fmt, ...);
 struct ir3_register **isel_get(struct isel *c, struct ssa_def *def);
 struct ir3_register **isel_def(struct isel *c, struct ssa_def *def);
 
-/* Builders at the top of the program (the first block, before its branch):
- * inputs and system values go there so they dominate every use. */
+/* A builder at the top of the program (the first block, after its inputs):
+ * inputs, varyings and system values go there so they dominate every use
+ * and the inputs stay first. */
 struct ir3_builder isel_top(struct isel *c);
 
 /* A scalar immediate or const-file component through a mov (cp folds it). */

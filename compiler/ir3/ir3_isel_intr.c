@@ -120,21 +120,17 @@ static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned com
 	return *slot;
 }
 
+/* One meta input per component (Mesa's create_input per index): the
+ * backend keeps scalar inputs leading the first block. */
 static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned comp)
 {
-	if (!c->input_vals[base * 4]) {
+	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
+	if (!*slot) {
 		const struct io_decl *d = c->s->inputs[base];
 		struct ir3_builder top = isel_top(c);
-		unsigned ncomp = d->component + d->num_components;
-		struct ir3_register *in = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0,
-						      ncomp, false);
-		if (ncomp == 1)
-			c->input_vals[base * 4] = in;
-		else
-			for (unsigned k = 0; k < ncomp; k++)
-				c->input_vals[base * 4 + k] = ir3_b_split(&top, in, k);
+		*slot = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0, 1, false);
 	}
-	return c->input_vals[base * 4 + comp];
+	return *slot;
 }
 
 static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
@@ -216,14 +212,10 @@ void isel_emit_end(struct isel *c)
 static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsigned ncomp,
 					 unsigned flags, unsigned comp)
 {
-	if (!c->sysvals[op][0]) {
+	(void)ncomp;
+	if (!c->sysvals[op][comp]) {
 		struct ir3_builder top = isel_top(c);
-		struct ir3_register *in = ir3_b_input(&top, flags, ncomp, false);
-		if (ncomp == 1)
-			c->sysvals[op][0] = in;
-		else
-			for (unsigned k = 0; k < ncomp; k++)
-				c->sysvals[op][k] = ir3_b_split(&top, in, k);
+		c->sysvals[op][comp] = ir3_b_input(&top, flags, 1, false);
 	}
 	return c->sysvals[op][comp];
 }
@@ -423,12 +415,22 @@ static struct ir3_register *dword_offset(struct isel *c, struct src *src)
 	return ir3_b_alu2(&c->b, OPC_SHR_B, isel_get(c, src->ssa)[0], isel_imm(c, 2, false));
 }
 
+/* A memory instruction, placed (place()) once its sources are built: they
+ * may emit code (offsets, collects) that must come first. */
 static struct ir3_instruction *mem_instr(struct isel *c, enum ir3_opc opc, unsigned ndst,
 					 enum ir3_type type)
 {
-	struct ir3_instruction *i = ir3_b_instr(&c->b, opc, ndst, 0);
+	struct ir3_instruction *i = ir3_instr_new(c->ir, opc, ndst, 0);
 	i->type = type;
 	return i;
+}
+
+static void place(struct isel *c, struct ir3_instruction *i)
+{
+	if (c->b.before)
+		ir3_instr_insert_before(c->b.before, i);
+	else
+		ir3_instr_append(c->b.block, i);
 }
 
 static void split_into(struct isel *c, struct ir3_register *dst, unsigned n, struct ir3_register **d)
@@ -463,6 +465,7 @@ static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_ssa(i, dword_offset(c, &intr->src[1]), 0);
 	else
 		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+	place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
 }
 
@@ -504,8 +507,7 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_imm(i, slot, 0);
 		ir3_src_ssa(i, off, 0);
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
-		if (i->nsrc != 3 && a6)
-			BUG("stib sources");
+		place(c, i);
 	}
 }
 
@@ -556,6 +558,7 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 		ir3_src_imm(i, (uint32_t)slot, 0);
 	ir3_src_ssa(i, addr, 0);
 	ir3_src_ssa(i, atomic_data(c, data, cmp), 0);
+	place(c, i);
 }
 
 static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
@@ -578,6 +581,7 @@ static void emit_load_shared(struct isel *c, struct intrinsic_instr *intr)
 	ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
 	ir3_src_imm(i, (uint32_t)intrinsic_get(intr, INTR_IDX_base), 0);
 	ir3_src_imm(i, n, 0);
+	place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
 }
 
@@ -595,6 +599,7 @@ static void emit_store_shared(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
 		ir3_src_imm(i, len, 0);
 		i->off = (int)(base + k * bytes);
+		place(c, i);
 	}
 }
 
@@ -629,6 +634,7 @@ static void emit_load_global(struct isel *c, struct intrinsic_instr *intr)
 	ir3_src_ssa(i, global_addr(c, &intr->src[0]), 0);
 	ir3_src_imm(i, 0, 0);
 	ir3_src_imm(i, n, 0);
+	place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
 }
 
@@ -649,6 +655,7 @@ static void emit_store_global(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_imm(i, k * bytes, 0);
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
 		ir3_src_imm(i, len, 0);
+		place(c, i);
 	}
 }
 
@@ -694,7 +701,8 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
 		ir3_src_imm(i, slot, 0);
 		ir3_src_ssa(i, image_coords(c, intr), 0);
-		split_into(c, dst, n, isel_def(c, &intr->def));
+		place(c, i);
+	split_into(c, dst, n, isel_def(c, &intr->def));
 		return;
 	}
 	case INTR_image_store: {
@@ -703,6 +711,7 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_imm(i, slot, 0);
 		ir3_src_ssa(i, image_coords(c, intr), 0);
 		ir3_src_ssa(i, isel_collect(c, isel_get(c, intr->src[3].ssa), n), 0);
+		place(c, i);
 		return;
 	}
 	case INTR_image_atomic:
@@ -717,7 +726,8 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
 		struct ir3_register *dst = ir3_dst_create(i, 0, n);
 		ir3_src_imm(i, slot, 0);
-		split_into(c, dst, n, isel_def(c, &intr->def));
+		place(c, i);
+	split_into(c, dst, n, isel_def(c, &intr->def));
 		return;
 	}
 	default:
@@ -733,6 +743,7 @@ static void emit_ssbo_size(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
 	struct ir3_register *dst = ir3_dst_create(i, 0, 3);
 	ir3_src_imm(i, slot, 0);
+	place(c, i);
 	struct ir3_register **d = isel_def(c, &intr->def);
 	if (c->t->gen >= 6) {
 		d[0] = ir3_b_split(&c->b, dst, 0);
@@ -758,7 +769,8 @@ static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
 		ir3_src_imm(i, base, 0);
 		ir3_src_imm(i, n, 0);
-		split_into(c, dst, n, isel_def(c, &intr->def));
+		place(c, i);
+	split_into(c, dst, n, isel_def(c, &intr->def));
 		return;
 	}
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
@@ -770,6 +782,7 @@ static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
 		ir3_src_imm(i, len, 0);
 		i->off = (int)(base + k * intr->src[0].ssa->bit_size / 8);
+		place(c, i);
 	}
 }
 

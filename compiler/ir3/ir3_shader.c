@@ -3,6 +3,7 @@
  */
 #include "compiler/ir3/ir3_shader.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "compiler/ir3/ir3_isel.h"
@@ -76,13 +77,22 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 	} else {
 		struct ir3_compile_options co = {
 			.verify = o->verify, .validate = IR_VALIDATE_DEFAULT || o->validate_ir,
-			.want_disasm = o->want_disasm,
+			.want_disasm = o->want_disasm, .print_after = getenv("SHDB_IR3_DUMP"),
 		};
 		struct ir3_compile_output mo;
 		ir3_compile_output_init(&mo);
 		if (pr)
 			pr->pass = "ir3_compile_machine";
-		if (ir3_compile_machine(ir, t, &co, &mo) < 0) {
+		if (co.print_after) {
+			struct strbuf sb = STRBUF_INIT;
+			ir3_print(&sb, ir);
+			fprintf(stderr, "; after isel\n%s", sb.buf);
+			strbuf_release(&sb);
+		}
+		int rc = ir3_compile_machine(ir, t, &co, &mo);
+		if (co.print_after)
+			fputs(mo.dump.buf, stderr);
+		if (rc < 0) {
 			target_error(out, name, r, RESULT_ERROR, mo.error.buf);
 			ret = -1;
 		} else {

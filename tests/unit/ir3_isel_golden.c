@@ -1,0 +1,239 @@
+/*
+ * Golden tests of instruction selection: every tests/isel/NAME.ir (the IR
+ * text form) goes through the whole pipeline (compile_source: optimisation,
+ * ir3 lowering, selection, the backend) with both verifiers for the targets
+ * its header names ("# targets: a306 a630 a740"); the disassembly plus
+ * Mesa's statistics line per target must equal tests/isel/NAME.expected.
+ * Every test is also compiled with --verify on every ir3 target and must
+ * succeed there.  A test whose header says "# error: TEXT" must fail with a
+ * message containing TEXT instead, everywhere.
+ *
+ *	ir3_isel_golden                       run every test (TAP)
+ *	ir3_isel_golden --update [NAME.ir…]   rewrite the .expected files
+ *	ir3_isel_golden --run FILE TARGET…    print the output (a small tool)
+ */
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/compile.h"
+#include "compiler/target.h"
+#include "compiler/util/error.h"
+#include "compiler/util/file.h"
+#include "tap.h"
+
+static char test_dir[1024];
+
+static void find_test_dir(void)
+{
+	const char *f = __FILE__;
+	const char *slash = strrchr(f, '/');
+	size_t len = slash ? (size_t)(slash - f) : 0;
+	/* tests/unit/ir3_isel_golden.c → tests/isel */
+	snprintf(test_dir, sizeof(test_dir), "%.*s/../isel", (int)len, f);
+	if (!len)
+		snprintf(test_dir, sizeof(test_dir), "tests/isel");
+}
+
+/* Mesa's shader-db fields, in its order, with its names (compiler/cli/record.c). */
+static const struct {
+	const char *key, *mesa;
+} line_keys[] = {
+	{ "inst", "inst" }, { "nops", "nops" }, { "non_nops", "non-nops" }, { "mov", "mov" },
+	{ "cov", "cov" }, { "dwords", "dwords" }, { "last_baryf", "last-baryf" },
+	{ "last_helper", "last-helper" }, { "half", "half" }, { "full", "full" },
+	{ "constlen", "constlen" }, { "cat0", "cat0" }, { "cat1", "cat1" }, { "cat2", "cat2" },
+	{ "cat3", "cat3" }, { "cat4", "cat4" }, { "cat5", "cat5" }, { "cat6", "cat6" },
+	{ "cat7", "cat7" }, { "stp", "stp" }, { "ldp", "ldp" }, { "sstall", "sstall" },
+	{ "ss", "(ss)" }, { "systall", "systall" }, { "sy", "(sy)" }, { "waves", "waves" },
+	{ "loops", "loops" },
+};
+
+static void stats_line(struct strbuf *sb, const struct compile_result *r)
+{
+	const char *sep = "; ";
+	for (size_t k = 0; k < sizeof(line_keys) / sizeof(line_keys[0]); k++)
+		for (size_t j = 0; j < r->stats.len; j++)
+			if (!strcmp(r->stats.data[j].key, line_keys[k].key)) {
+				strbuf_addf(sb, "%s%lld %s", sep, (long long)r->stats.data[j].value,
+					    line_keys[k].mesa);
+				sep = ", ";
+			}
+	strbuf_addch(sb, '\n');
+}
+
+/* The output for one target; false when it failed unexpectedly. */
+static bool compile_one(const char *path, const char *text, const char *tname, bool disasm,
+			struct strbuf *out)
+{
+	const struct target *t = target_find(tname);
+	if (!t) {
+		strbuf_addf(out, "unknown target %s\n", tname);
+		return false;
+	}
+	struct compile_options o;
+	compile_options_init(&o);
+	o.verify = true;
+	o.validate_ir = true;
+	o.want_disasm = disasm;
+	struct compile_output res;
+	compile_output_init(&res);
+	bool ok = compile_source(path, text, strlen(text), &o, &t, 1, &res) == 0;
+	for (size_t k = 0; k < res.results.len; k++) {
+		const struct compile_result *r = &res.results.data[k];
+		if (r->status != RESULT_OK) {
+			strbuf_addf(out, "error: %s\n", r->message ? r->message : "?");
+			continue;
+		}
+		if (disasm && r->disasm)
+			strbuf_addstr(out, r->disasm);
+		stats_line(out, r);
+	}
+	compile_output_release(&res);
+	compile_options_release(&o);
+	return ok;
+}
+/* "# targets: a530 a630" and "# error: text" from the test's header. */
+static void header_value(const char *text, const char *key, char *out, size_t size)
+{
+	out[0] = 0;
+	const char *p = strstr(text, key);
+	if (!p)
+		return;
+	p += strlen(key);
+	size_t n = strcspn(p, "\n");
+	if (n >= size)
+		n = size - 1;
+	memcpy(out, p, n);
+	out[n] = 0;
+}
+
+static void run_test(const char *name, bool update)
+{
+	char path[2048], expected_path[2048], tlist[512], want_error[512];
+	snprintf(path, sizeof(path), "%s/%s", test_dir, name);
+	snprintf(expected_path, sizeof(expected_path), "%.*s.expected", (int)(strlen(path) - 3), path);
+
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
+	if (read_file(path, &text, &err)) {
+		ok(false, "%s: %s", name, err.buf);
+		goto out;
+	}
+	header_value(text.buf, "# targets:", tlist, sizeof(tlist));
+	header_value(text.buf, "# error:", want_error, sizeof(want_error));
+	if (!tlist[0])
+		snprintf(tlist, sizeof(tlist), " a530 a630 a740");
+
+	bool all_ok = true;
+	char *save, *copy = xstrdup(tlist);
+	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		strbuf_addf(&got, "== %s\n", t);
+		size_t start = got.len;
+		all_ok &= compile_one(path, text.buf, t, true, &got) || want_error[0];
+		if (want_error[0]) {
+			const char *msg = want_error[0] == ' ' ? want_error + 1 : want_error;
+			ok(strstr(got.buf + start, msg) != NULL, "%s on %s fails with '%s'", name, t, msg);
+		}
+	}
+	free(copy);
+
+	/* every ir3 target, with both verifiers */
+	for (size_t k = 0; k < num_targets; k++) {
+		if (targets[k]->family != TARGET_FAMILY_IR3)
+			continue;
+		struct strbuf one = STRBUF_INIT;
+		bool fine = compile_one(path, text.buf, targets[k]->name, false, &one);
+		if (want_error[0])
+			fine = strstr(one.buf, want_error[0] == ' ' ? want_error + 1 : want_error) != NULL;
+		if (!fine) {
+			ok(false, "%s on %s: %.*s", name, targets[k]->name, (int)strcspn(one.buf, "\n"), one.buf);
+			all_ok = false;
+		}
+		strbuf_release(&one);
+	}
+
+	if (update) {
+		if (write_file_atomic(expected_path, got.buf, got.len, &err))
+			ok(false, "%s: %s", name, err.buf);
+		else
+			ok(all_ok, "%s: updated", name);
+		goto out;
+	}
+	if (read_file(expected_path, &want, &err)) {
+		ok(false, "%s: no expected output (%s); run ir3_isel_golden --update", name, err.buf);
+		goto out;
+	}
+	if (!ok(all_ok && !strcmp(got.buf, want.buf), "%s", name)) {
+		/* show the first differing line */
+		const char *g = got.buf, *w = want.buf;
+		int line = 1;
+		while (*g && *g == *w) {
+			if (*g == '\n')
+				line++;
+			g++;
+			w++;
+		}
+		while (g > got.buf && g[-1] != '\n')
+			g--;
+		while (w > want.buf && w[-1] != '\n')
+			w--;
+		tap_diag("line %d: got      '%.*s'", line, (int)strcspn(g, "\n"), g);
+		tap_diag("line %d: expected '%.*s'", line, (int)strcspn(w, "\n"), w);
+	}
+out:
+	strbuf_release(&text);
+	strbuf_release(&err);
+	strbuf_release(&got);
+	strbuf_release(&want);
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int main(int argc, char **argv)
+{
+	find_test_dir();
+	if (argc >= 3 && !strcmp(argv[1], "--run")) {
+		struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
+		if (read_file(argv[2], &text, &err)) {
+			fprintf(stderr, "%s\n", err.buf);
+			return 1;
+		}
+		for (int k = 3; k < argc; k++) {
+			strbuf_addf(&out, "== %s\n", argv[k]);
+			compile_one(argv[2], text.buf, argv[k], true, &out);
+		}
+		fputs(out.buf, stdout);
+		strbuf_release(&text);
+		strbuf_release(&err);
+		strbuf_release(&out);
+		return 0;
+	}
+	bool update = argc >= 2 && !strcmp(argv[1], "--update");
+	if (update && argc > 2) {
+		for (int k = 2; k < argc; k++)
+			run_test(strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k], true);
+		return done_testing();
+	}
+
+	DIR *dir = opendir(test_dir);
+	if (!dir)
+		return skip_all("tests/isel not found");
+	char *names[1024];
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(dir)) && n < 1024) {
+		size_t len = strlen(e->d_name);
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".ir"))
+			names[n++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), cmp_names);
+	for (size_t k = 0; k < n; k++) {
+		run_test(names[k], update);
+		free(names[k]);
+	}
+	return done_testing();
+}
