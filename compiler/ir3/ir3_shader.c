@@ -1,5 +1,7 @@
 /*
  * ir3_compile_shader(): the ir3 backend behind compile_source(), per target.
+ * Debugging aid: with SHDB_IR3_DUMP=PASS (or all) in the environment the
+ * selected machine IR and the backend's dumps after PASS go to stderr.
  */
 #include "compiler/ir3/ir3_shader.h"
 
