@@ -60,7 +60,7 @@ test_expect 'shdb run records ir3 statistics for .ir inputs' '
 '
 
 printf "#version 450\nlayout(location=0) out vec4 c;\nvoid main(){c=vec4(1.0);}\n" >x.frag
-if $SHDB compile x.frag >/dev/null 2>err; then
+if $SHDB compile --emit=ir x.frag >/dev/null 2>err; then
 	test_expect 'GLSL input compiles for a630' '
 		$SHDB compile -t a630 --verify --shaderdb x.frag | grep -q "FRAG shader:"
 	'
