@@ -1,0 +1,266 @@
+/*
+ * The IR interpreter: runs a shader on given inputs and returns what it
+ * wrote.  It is the oracle of the optimiser: a pass is correct when the
+ * shader before and after it give the same results on many random inputs
+ * (interp_check_equivalent()).  Semantics in compiler/ir/INTERP.md.
+ *
+ *	struct interp_inputs *in = interp_inputs_random(s, seed);
+ *	struct interp_result *r = interp_run(s, in, NULL);
+ *	if (r->status == INTERP_OK) … r->outputs[0].vals …
+ *	interp_result_free(r);
+ *	interp_inputs_free(in);
+ *
+ * One run executes a small group of invocations ("lanes") in lock-step, as
+ * a SIMT machine with an active mask over the structured control flow: a
+ * 2×2 quad for fragment shaders, one workgroup for compute, the invocations
+ * of one patch for tessellation control, 4 vertices for other stages.
+ *
+ * Every value carries two shadow bits per component: `poison` (undefined:
+ * from `undef`, uninitialised memory, out-of-range local and I/O reads,
+ * helper-lane reads …) and `float` (made by a float operation; only the
+ * comparator reads it).  Results are raw bits with those tags.
+ *
+ * Nothing here has mutable global state: each run owns its context.
+ */
+#ifndef SHDB_IR_INTERP_H
+#define SHDB_IR_INTERP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "compiler/ir/ir.h"
+#include "compiler/util/arena.h"
+#include "compiler/util/strbuf.h"
+
+#define INTERP_MAX_LANES 1024
+#define INTERP_DEFAULT_STEP_LIMIT 200000
+
+/* Shadow tags of a component of a result and of each byte of memory:
+ * poison, and the size of the float it holds when a float operation made
+ * it (memory keeps the size to find the float again). */
+enum {
+	INTERP_TAG_POISON = 1 << 0,	/* undefined */
+	INTERP_TAG_F16 = 1 << 1,
+	INTERP_TAG_F32 = 2 << 1,
+	INTERP_TAG_F64 = 3 << 1,
+	INTERP_TAG_FLOAT = 3 << 1,	/* mask: any of the three */
+	INTERP_TAG_WRITTEN = 1 << 3,	/* memory: written by the run */
+};
+
+/* ------------------------------------------------------------------------
+ * Inputs.
+ */
+
+/* A byte-addressed buffer (uniforms, push constants, UBO, SSBO, global). */
+struct interp_buffer {
+	uint8_t *data;
+	uint32_t size;
+};
+
+/* A sampled texture or a storage image: a deterministic function of the
+ * texel's coordinates, level, layer and sample, and of `hash`. */
+struct interp_texture {
+	uint32_t size[3];		/* width, height, depth at level 0 (unused ones 1) */
+	uint32_t layers;		/* array layers (cube: cubes) */
+	uint32_t levels;		/* mip levels */
+	uint32_t samples;		/* 1, or the sample count of a multisampled one */
+	uint64_t hash;
+};
+
+/*
+ * Everything a run reads.  interp_inputs_create() sizes it for a shader with
+ * zero values (deterministic defaults for system values); the random
+ * generator fills it.  Arrays are indexed by declaration (stage inputs) or
+ * by slot (buffers, textures, images).
+ */
+struct interp_inputs {
+	struct arena arena;		/* owns everything below */
+	uint64_t seed;
+	unsigned num_lanes;		/* invocations run together */
+	unsigned num_vertices;		/* per-vertex input arrays: vertices */
+	unsigned subgroup_size;		/* a power of two */
+
+	/* Stage inputs: input[i] holds the raw bits of declaration i,
+	 * [lane][vertex][slot][component] (see interp_input_index()); patch
+	 * inputs have one lane, non-per-vertex ones one vertex. */
+	unsigned num_inputs;
+	uint64_t **input;
+	size_t *input_count;		/* components in input[i] */
+
+	struct interp_buffer uniforms, push_constants;
+	struct interp_buffer global;	/* global memory at addresses global_base … */
+	uint64_t global_base;
+	unsigned num_ubos, num_ssbos;	/* slots */
+	struct interp_buffer *ubo, *ssbo;
+	unsigned num_textures, num_images;	/* slots */
+	struct interp_texture *texture, *image;
+
+	/* system values */
+	uint32_t workgroup_size[3], workgroup_id[3], num_workgroups[3];
+	uint32_t vertex_id_base, instance_id, base_vertex, base_instance, draw_id;
+	uint32_t primitive_id, view_index, patch_vertices_in, sample_id, sample_mask_in;
+	uint32_t quad_x, quad_y;	/* fragment: the quad's top-left pixel / 2 */
+	float *frag_zw;			/* per lane: frag_coord z, w */
+	float *tess_coord;		/* per lane: 3 floats */
+	float *point_coord;		/* per lane: 2 floats */
+	uint8_t *front_face;		/* per lane */
+};
+
+/* Inputs sized for `s`, all zero but system values. */
+struct interp_inputs *interp_inputs_create(struct shader *s);
+/* Random inputs for `s` from `seed` (interp_random.c): special floats and
+ * integers mixed with ordinary values, every buffer filled. */
+struct interp_inputs *interp_inputs_random(struct shader *s, uint64_t seed);
+void interp_inputs_free(struct interp_inputs *in);
+/* Position of a component in in->input[decl] (or of an output in
+ * interp_output.vals): lane, vertex, slot, component relative to the
+ * declaration's first component. */
+size_t interp_io_index(const struct io_decl *d, unsigned nlanes_stored, unsigned nverts,
+		       unsigned lane, unsigned vertex, unsigned slot, unsigned comp);
+size_t interp_input_index(const struct interp_inputs *in, const struct io_decl *d,
+			  unsigned lane, unsigned vertex, unsigned slot, unsigned comp);
+
+/* ------------------------------------------------------------------------
+ * Running.
+ */
+struct interp_options {
+	uint64_t step_limit;		/* instructions executed; 0: the default */
+};
+
+enum interp_status {
+	INTERP_OK,
+	INTERP_STEP_LIMIT,		/* the limit was reached: maybe an infinite loop */
+	INTERP_UNDEFINED,		/* undefined behaviour (a branch on poison …) */
+	INTERP_ERROR,			/* the interpreter cannot run this (message says) */
+};
+extern const char *const interp_status_names[];
+
+/* The final value of one output declaration (or a GS vertex's copy). */
+struct interp_output {
+	unsigned lanes, vertices;	/* stored lanes (1 when shared), per-vertex entries */
+	size_t count;			/* components: lanes × vertices × slots × comps */
+	uint64_t *vals;
+	uint8_t *tags;
+};
+
+/* A memory region after the run: bytes and their tags. */
+struct interp_memory {
+	uint32_t size;
+	uint8_t *data;
+	uint8_t *tags;
+};
+
+/* A storage image's texels after the run (only when written). */
+struct interp_image {
+	bool written;
+	uint32_t num_texels;		/* width × height × depth × layers × samples */
+	uint64_t *texels;		/* 4 components each */
+	uint8_t *tags;
+};
+
+/* A vertex emitted by a geometry shader: its stream and every output. */
+struct interp_gs_event {
+	unsigned lane;
+	bool end_primitive;		/* else a vertex */
+	unsigned stream;
+	struct interp_output *outputs;	/* num_outputs, for vertices */
+};
+
+enum interp_lane_fate { LANE_LIVE, LANE_DISCARDED, LANE_DEMOTED };
+
+struct interp_result {
+	struct arena arena;		/* owns everything below */
+	enum interp_status status;
+	char *message;			/* why, unless INTERP_OK */
+	uint64_t steps;
+	unsigned num_lanes;
+	uint8_t *fate;			/* enum interp_lane_fate per lane */
+
+	unsigned num_outputs;
+	struct interp_output *outputs;	/* per output declaration */
+	unsigned num_ssbos;
+	struct interp_memory *ssbo;	/* per SSBO slot */
+	struct interp_memory global;
+	unsigned num_images;
+	struct interp_image *image;	/* per image slot */
+	unsigned num_gs_events;
+	struct interp_gs_event *gs_events;
+};
+
+/* Run `s` on `in`.  Never fails: what the interpreter cannot run (an
+ * intrinsic it does not know, inputs made for another shader) gives
+ * INTERP_ERROR with a message.  A test runs every intrinsic of the table. */
+struct interp_result *interp_run(struct shader *s, const struct interp_inputs *in,
+				 const struct interp_options *opt);
+void interp_result_free(struct interp_result *r);
+/* The output component, or false when poison (or beyond the storage). */
+bool interp_output_get(const struct interp_result *r, const struct shader *s, unsigned decl,
+		       unsigned lane, unsigned vertex, unsigned slot, unsigned comp, uint64_t *bits);
+
+/* ------------------------------------------------------------------------
+ * Comparing (interp_compare.c).
+ */
+
+/* How far a float result may drift: within `ulp` units in the last place,
+ * or `rel` relative difference, or `abs` absolute difference.  All zero:
+ * bitwise, except that two NaNs are equal whatever their payloads. */
+struct interp_tolerance {
+	double rel;
+	double abs;
+	uint32_t ulp;
+};
+
+/*
+ * Whether `after` gives what `before` gives: for every component `before`
+ * defines (not poison) — outputs of lanes not discarded, SSBO and global
+ * bytes, images, GS vertices — `after` has the same bits (floats within
+ * `tol`), and the same lanes are discarded.  Only comparable runs (both
+ * INTERP_OK) may be given.  On a difference appends one line to `why`.
+ */
+bool interp_compare(const struct shader *s, const struct interp_result *before,
+		    const struct interp_result *after, const struct interp_tolerance *tol,
+		    struct strbuf *why);
+/* Whether two floats of `bits` bits are equal within `tol`. */
+bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct interp_tolerance *tol);
+
+/* Counts of one equivalence check. */
+struct interp_equiv_stats {
+	unsigned compared;		/* seeds where both ran and were compared */
+	unsigned skipped;		/* seeds where `before` did not end normally */
+};
+
+/*
+ * Run `before` and `after` on `seeds` random input sets (seeds 0 … seeds-1)
+ * made from `before`'s declarations and compare them (interp_compare()).
+ * A seed on which `before` reaches the step limit or undefined behaviour
+ * is skipped; `after` failing where `before` did not is a difference.
+ * Returns false on the first difference, with a message in `diag`
+ * ("seed 17: output 0 lane 2 .y: 0x3f800000 (1) != 0x3f800001 (1.0000001)").
+ * `stats` may be NULL.
+ */
+bool interp_check_equivalent(struct shader *before, struct shader *after, unsigned seeds,
+			     const struct interp_tolerance *tol, struct strbuf *diag);
+bool interp_check_equivalent_stats(struct shader *before, struct shader *after, unsigned seeds,
+				   const struct interp_tolerance *tol, struct strbuf *diag,
+				   struct interp_equiv_stats *stats);
+/*
+ * A baseline: the random inputs and the results of `before` for seeds
+ * 0 … seeds-1, computed once so that one shader can be compared with many
+ * transformed copies (the equivalence harness runs every pass on it).
+ * `step_limit` 0 means the default.  interp_check_equivalent() is
+ * create + check + free.
+ */
+struct interp_baseline;
+struct interp_baseline *interp_baseline_create(struct shader *before, unsigned seeds,
+					       uint64_t step_limit);
+bool interp_baseline_check(struct interp_baseline *base, struct shader *after,
+			   const struct interp_tolerance *tol, struct strbuf *diag,
+			   struct interp_equiv_stats *stats);
+void interp_baseline_free(struct interp_baseline *base);
+
+/* Print a run's results, one line per defined output component (for
+ * `shdb compile --interp` and test messages). */
+void interp_result_print(const struct shader *s, const struct interp_result *r,
+			 struct strbuf *out);
+
+#endif

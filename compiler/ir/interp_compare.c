@@ -1,0 +1,471 @@
+/*
+ * Comparing runs, and the equivalence check built on it.
+ *
+ * `after` must give what `before` gives wherever `before` is defined: a
+ * component or byte that is poison in `before` may be anything in `after`
+ * (a pass may refine an undefined value), one that is defined must be
+ * equal — bit for bit for integers; for values `before` computed as floats,
+ * any two NaNs are equal and a tolerance may apply.  Outputs of discarded
+ * and demoted lanes are not compared, their fate is.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/ir/interp.h"
+
+/* ---- floats ---- */
+
+static bool is_nan(uint64_t v, unsigned bits)
+{
+	unsigned m = bits == 16 ? 10 : bits == 32 ? 23 : 52;
+	uint64_t exp = (v >> m) & ((1u << (bits - 1 - m)) - 1);
+	return exp == ((1u << (bits - 1 - m)) - 1) && (v & (((uint64_t)1 << m) - 1));
+}
+
+/* Floats as integers in the same order (−0 and +0 both 0). */
+static int64_t ordered(uint64_t v, unsigned bits)
+{
+	uint64_t sign = v >> (bits - 1) & 1;
+	uint64_t mag = v & (bits >= 64 ? INT64_MAX : (((uint64_t)1 << (bits - 1)) - 1));
+	return sign ? -(int64_t)mag : (int64_t)mag;
+}
+
+bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct interp_tolerance *tol)
+{
+	if (a == b)
+		return true;
+	if (bits != 16 && bits != 32 && bits != 64)
+		return false;
+	bool na = is_nan(a, bits), nb = is_nan(b, bits);
+	if (na || nb)
+		return na && nb;
+	if (!tol)
+		return false;
+	int64_t d = ordered(a, bits) - ordered(b, bits);
+	if (tol->ulp && (d < 0 ? -(uint64_t)d : (uint64_t)d) <= tol->ulp)
+		return true;
+	double x = ir_float_from_bits(a, bits), y = ir_float_from_bits(b, bits);
+	if (isinf(x) || isinf(y))
+		return false;
+	double diff = fabs(x - y), mag = fmax(fabs(x), fabs(y));
+	return diff <= tol->abs || diff <= tol->rel * mag;
+}
+
+/* ---- messages ---- */
+
+static void add_value(struct strbuf *sb, uint64_t v, unsigned bits, bool is_float, bool poison)
+{
+	if (poison) {
+		strbuf_addstr(sb, "undef");
+		return;
+	}
+	strbuf_addf(sb, "0x%0*llx", (int)(bits + 3) / 4, (unsigned long long)v);
+	if (is_float && (bits == 16 || bits == 32 || bits == 64))
+		strbuf_addf(sb, " (%.9g)", ir_float_from_bits(v, bits));
+}
+
+static const char comp_names[] = "xyzwefghijklmnop";
+
+/* ---- outputs ---- */
+
+struct where {
+	const char *what;	/* "output", "GS vertex 3 output" */
+	unsigned decl;
+};
+
+static bool compare_output(const struct shader *s, const struct interp_result *before,
+			   const struct interp_output *ob, const struct interp_output *oa,
+			   struct where w, const struct interp_tolerance *tol, struct strbuf *why)
+{
+	const struct io_decl *d = s->outputs[w.decl];
+	unsigned slots = decl_num_slots(d->array_size), nc = d->num_components;
+	if (ob->count != oa->count) {
+		strbuf_addf(why, "%s %u: %zu components before, %zu after", w.what, w.decl, ob->count,
+			    oa->count);
+		return false;
+	}
+	for (size_t x = 0; x < ob->count; x++) {
+		size_t per_lane = ob->count / ob->lanes;
+		unsigned lane = (unsigned)(x / per_lane), vertex = (unsigned)(x % per_lane / (slots * nc));
+		unsigned slot = (unsigned)(x / nc % slots), comp = (unsigned)(x % nc);
+		if (ob->lanes > 1 && before->fate[lane] != LANE_LIVE)
+			continue;
+		uint8_t tb = ob->tags[x], ta = oa->tags[x];
+		if (tb & INTERP_TAG_POISON)
+			continue;
+		bool is_float = tb & INTERP_TAG_FLOAT;
+		bool same = !(ta & INTERP_TAG_POISON) &&
+			    (is_float ? interp_float_equal(ob->vals[x], oa->vals[x], d->bit_size, tol)
+			     : ob->vals[x] == oa->vals[x]);
+		if (same)
+			continue;
+		strbuf_addf(why, "%s %u", w.what, w.decl);
+		if (d->location >= 0)
+			strbuf_addf(why, " (location %d)", d->location);
+		else
+			strbuf_addf(why, " (%s)", builtin_names[d->builtin]);
+		if (ob->lanes > 1)
+			strbuf_addf(why, " lane %u", lane);
+		if (ob->vertices > 1)
+			strbuf_addf(why, " vertex %u", vertex);
+		if (slots > 1)
+			strbuf_addf(why, " [%u]", slot);
+		strbuf_addf(why, " .%c: ", comp_names[(d->component + comp) & 15]);
+		add_value(why, ob->vals[x], d->bit_size, is_float, false);
+		strbuf_addstr(why, " before, ");
+		add_value(why, oa->vals[x], d->bit_size, is_float, ta & INTERP_TAG_POISON);
+		strbuf_addstr(why, " after");
+		return false;
+	}
+	return true;
+}
+
+/* ---- memory ---- */
+
+static unsigned tag_float_bytes(uint8_t tag)
+{
+	switch (tag & INTERP_TAG_FLOAT) {
+	case INTERP_TAG_F16: return 2;
+	case INTERP_TAG_F32: return 4;
+	case INTERP_TAG_F64: return 8;
+	default: return 0;
+	}
+}
+
+static uint64_t read_le(const uint8_t *p, unsigned n)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* Whether bytes [at, at+n) of `before` hold one float of n bytes. */
+static bool float_element(const struct interp_memory *b, uint32_t at, unsigned n)
+{
+	if (!n || at + n > b->size)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (b->tags[at + i] != b->tags[at])
+			return false;
+	return true;
+}
+
+static bool compare_memory(const char *what, unsigned slot, const struct interp_memory *b,
+			   const struct interp_memory *a, const struct interp_tolerance *tol,
+			   struct strbuf *why)
+{
+	if (a->size != b->size) {
+		strbuf_addf(why, "%s %u: %u bytes before, %u after", what, slot, b->size, a->size);
+		return false;
+	}
+	for (uint32_t i = 0; i < b->size; i++) {
+		if (b->tags[i] & INTERP_TAG_POISON)
+			continue;
+		bool a_poison = a->tags[i] & INTERP_TAG_POISON;
+		if (!a_poison && a->data[i] == b->data[i])
+			continue;
+		unsigned n = tag_float_bytes(b->tags[i]);
+		uint32_t at = i & ~(uint32_t)(n ? n - 1 : 0);
+		if (!a_poison && float_element(b, at, n)) {
+			bool poisoned = false;
+			for (unsigned k = 0; k < n; k++)
+				poisoned |= a->tags[at + k] & INTERP_TAG_POISON;
+			if (!poisoned && interp_float_equal(read_le(b->data + at, n), read_le(a->data + at, n),
+							    8 * n, tol)) {
+				i = at + n - 1;
+				continue;
+			}
+		}
+		unsigned w = n ? n : 4;
+		at = i & ~(uint32_t)(w - 1);
+		if (at + w > b->size)
+			w = 1, at = i;
+		strbuf_addf(why, "%s %u byte %u: ", what, slot, at);
+		add_value(why, read_le(b->data + at, w), 8 * w, n != 0, false);
+		strbuf_addstr(why, " before, ");
+		add_value(why, read_le(a->data + at, w), 8 * w, n != 0, a_poison);
+		strbuf_addstr(why, " after");
+		return false;
+	}
+	return true;
+}
+
+static bool compare_image(unsigned slot, const struct interp_image *b, const struct interp_image *a,
+			  const struct interp_tolerance *tol, struct strbuf *why)
+{
+	if (!b->written && !a->written)
+		return true;
+	for (uint32_t t = 0; t < b->num_texels; t++) {
+		for (unsigned k = 0; k < 4; k++) {
+			size_t x = (size_t)t * 4 + k;
+			uint8_t tb = b->written ? b->tags[x] : 0xff, ta = a->written ? a->tags[x] : 0xff;
+			if (tb != 0xff && (tb & INTERP_TAG_POISON))
+				continue;
+			if (tb == 0xff && ta == 0xff)
+				continue;
+			bool same = tb != 0xff && ta != 0xff && !(ta & INTERP_TAG_POISON);
+			if (same) {
+				unsigned n = tag_float_bytes(tb);
+				same = n ? interp_float_equal(b->texels[x], a->texels[x], 8 * n, tol)
+				       : b->texels[x] == a->texels[x];
+			}
+			if (same)
+				continue;
+			strbuf_addf(why, "image %u texel %u .%c: ", slot, t, comp_names[k]);
+			if (tb == 0xff)
+				strbuf_addstr(why, "not written");
+			else
+				strbuf_addf(why, "0x%llx", (unsigned long long)b->texels[x]);
+			strbuf_addstr(why, " before, ");
+			if (ta == 0xff)
+				strbuf_addstr(why, "not written");
+			else if (ta & INTERP_TAG_POISON)
+				strbuf_addstr(why, "undef");
+			else
+				strbuf_addf(why, "0x%llx", (unsigned long long)a->texels[x]);
+			strbuf_addstr(why, " after");
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- geometry shader vertices, lane by lane ---- */
+
+static const struct interp_gs_event *nth_event(const struct interp_result *r, unsigned lane,
+					       unsigned n)
+{
+	for (unsigned i = 0; i < r->num_gs_events; i++)
+		if (r->gs_events[i].lane == lane && n-- == 0)
+			return &r->gs_events[i];
+	return NULL;
+}
+
+static bool compare_gs(const struct shader *s, const struct interp_result *b,
+		       const struct interp_result *a, const struct interp_tolerance *tol,
+		       struct strbuf *why)
+{
+	for (unsigned lane = 0; lane < b->num_lanes; lane++) {
+		for (unsigned n = 0;; n++) {
+			const struct interp_gs_event *eb = nth_event(b, lane, n), *ea = nth_event(a, lane, n);
+			if (!eb && !ea)
+				break;
+			if (!eb || !ea || eb->end_primitive != ea->end_primitive || eb->stream != ea->stream) {
+				strbuf_addf(why, "lane %u: geometry event %u differs (%s before, %s after)",
+					    lane, n, !eb ? "none" : eb->end_primitive ? "end_primitive" : "vertex",
+					    !ea ? "none" : ea->end_primitive ? "end_primitive" : "vertex");
+				return false;
+			}
+			if (eb->end_primitive)
+				continue;
+			char what[64];
+			snprintf(what, sizeof(what), "lane %u emitted vertex %u: output", lane, n);
+			for (unsigned o = 0; o < b->num_outputs; o++)
+				if (!compare_output(s, b, &eb->outputs[o], &ea->outputs[o],
+						    (struct where){ what, o }, tol, why))
+					return false;
+		}
+	}
+	return true;
+}
+
+bool interp_compare(const struct shader *s, const struct interp_result *before,
+		    const struct interp_result *after, const struct interp_tolerance *tol,
+		    struct strbuf *why)
+{
+	if (after->status != INTERP_OK) {
+		strbuf_addf(why, "after: %s (%s)", interp_status_names[after->status],
+			    after->message ? after->message : "");
+		return false;
+	}
+	if (before->num_lanes != after->num_lanes || before->num_outputs != after->num_outputs ||
+	    before->num_ssbos != after->num_ssbos || before->num_images != after->num_images) {
+		strbuf_addstr(why, "the runs have different shapes");
+		return false;
+	}
+	static const char *const fates[] = { "live", "discarded", "demoted" };
+	for (unsigned l = 0; l < before->num_lanes; l++) {
+		if (before->fate[l] != after->fate[l]) {
+			strbuf_addf(why, "lane %u: %s before, %s after", l, fates[before->fate[l]],
+				    fates[after->fate[l]]);
+			return false;
+		}
+	}
+	for (unsigned o = 0; o < before->num_outputs; o++)
+		if (!compare_output(s, before, &before->outputs[o], &after->outputs[o],
+				    (struct where){ "output", o }, tol, why))
+			return false;
+	for (unsigned i = 0; i < before->num_ssbos; i++)
+		if (!compare_memory("ssbo", i, &before->ssbo[i], &after->ssbo[i], tol, why))
+			return false;
+	if (!compare_memory("global memory", 0, &before->global, &after->global, tol, why))
+		return false;
+	for (unsigned i = 0; i < before->num_images; i++)
+		if (!compare_image(i, &before->image[i], &after->image[i], tol, why))
+			return false;
+	return compare_gs(s, before, after, tol, why);
+}
+
+/* ---- the equivalence check ---- */
+
+struct interp_baseline {
+	struct shader *before;
+	unsigned seeds;
+	uint64_t step_limit;
+	struct interp_inputs **in;
+	struct interp_result **res;
+};
+
+struct interp_baseline *interp_baseline_create(struct shader *before, unsigned seeds,
+					       uint64_t step_limit)
+{
+	struct interp_baseline *b = xcalloc(1, sizeof(*b));
+	b->before = before;
+	b->seeds = seeds;
+	b->step_limit = step_limit ? step_limit : INTERP_DEFAULT_STEP_LIMIT;
+	b->in = xcalloc(seeds + 1, sizeof(*b->in));
+	b->res = xcalloc(seeds + 1, sizeof(*b->res));
+	struct interp_options opt = { b->step_limit };
+	for (unsigned i = 0; i < seeds; i++) {
+		b->in[i] = interp_inputs_random(before, i);
+		b->res[i] = interp_run(before, b->in[i], &opt);
+	}
+	return b;
+}
+
+void interp_baseline_free(struct interp_baseline *b)
+{
+	if (!b)
+		return;
+	for (unsigned i = 0; i < b->seeds; i++) {
+		interp_inputs_free(b->in[i]);
+		interp_result_free(b->res[i]);
+	}
+	free(b->in);
+	free(b->res);
+	free(b);
+}
+
+bool interp_baseline_check(struct interp_baseline *b, struct shader *after,
+			   const struct interp_tolerance *tol, struct strbuf *diag,
+			   struct interp_equiv_stats *stats)
+{
+	struct interp_equiv_stats st = { 0, 0 };
+	bool ok = true;
+	for (unsigned i = 0; i < b->seeds && ok; i++) {
+		const struct interp_result *rb = b->res[i];
+		if (rb->status == INTERP_ERROR) {
+			strbuf_addf(diag, "seed %u: the interpreter cannot run the shader: %s", i,
+				    rb->message);
+			ok = false;
+			break;
+		}
+		if (rb->status != INTERP_OK) {
+			st.skipped++;
+			continue;
+		}
+		/* a pass may lengthen the code: give `after` room */
+		struct interp_options opt = { rb->steps * 8 + 100000 };
+		if (opt.step_limit < b->step_limit)
+			opt.step_limit = b->step_limit;
+		struct interp_result *ra = interp_run(after, b->in[i], &opt);
+		struct strbuf why = STRBUF_INIT;
+		if (!interp_compare(b->before, rb, ra, tol, &why)) {
+			strbuf_addf(diag, "seed %u: %s", i, why.buf);
+			ok = false;
+		} else {
+			st.compared++;
+		}
+		strbuf_release(&why);
+		interp_result_free(ra);
+	}
+	if (stats)
+		*stats = st;
+	return ok;
+}
+
+bool interp_check_equivalent_stats(struct shader *before, struct shader *after, unsigned seeds,
+				   const struct interp_tolerance *tol, struct strbuf *diag,
+				   struct interp_equiv_stats *stats)
+{
+	struct interp_baseline *b = interp_baseline_create(before, seeds, 0);
+	bool ok = interp_baseline_check(b, after, tol, diag, stats);
+	interp_baseline_free(b);
+	return ok;
+}
+
+bool interp_check_equivalent(struct shader *before, struct shader *after, unsigned seeds,
+			     const struct interp_tolerance *tol, struct strbuf *diag)
+{
+	return interp_check_equivalent_stats(before, after, seeds, tol, diag, NULL);
+}
+
+/* ---- printing ---- */
+
+static void print_output(const struct shader *s, const struct interp_result *r, unsigned o,
+			 struct strbuf *out)
+{
+	const struct io_decl *d = s->outputs[o];
+	const struct interp_output *op = &r->outputs[o];
+	unsigned slots = decl_num_slots(d->array_size), nc = d->num_components;
+	for (unsigned lane = 0; lane < op->lanes; lane++) {
+		if (op->lanes > 1 && r->fate[lane] != LANE_LIVE)
+			continue;
+		for (unsigned v = 0; v < op->vertices; v++) {
+			for (unsigned sl = 0; sl < slots; sl++) {
+				strbuf_addf(out, "output %u", o);
+				if (op->lanes > 1)
+					strbuf_addf(out, " lane %u", lane);
+				if (op->vertices > 1)
+					strbuf_addf(out, " vertex %u", v);
+				if (slots > 1)
+					strbuf_addf(out, " [%u]", sl);
+				strbuf_addch(out, ':');
+				for (unsigned k = 0; k < nc; k++) {
+					size_t x = interp_io_index(d, op->lanes, op->vertices, lane, v, sl, k);
+					strbuf_addch(out, ' ');
+					add_value(out, op->vals[x], d->bit_size, op->tags[x] & INTERP_TAG_FLOAT,
+						  op->tags[x] & INTERP_TAG_POISON);
+				}
+				strbuf_addch(out, '\n');
+			}
+		}
+	}
+}
+
+void interp_result_print(const struct shader *s, const struct interp_result *r, struct strbuf *out)
+{
+	strbuf_addf(out, "status: %s", interp_status_names[r->status]);
+	if (r->message)
+		strbuf_addf(out, " (%s)", r->message);
+	strbuf_addf(out, ", %llu steps\n", (unsigned long long)r->steps);
+	if (r->status == INTERP_ERROR)
+		return;
+	for (unsigned l = 0; l < r->num_lanes && r->fate; l++)
+		if (r->fate[l] != LANE_LIVE)
+			strbuf_addf(out, "lane %u: %s\n", l,
+				    r->fate[l] == LANE_DISCARDED ? "discarded" : "demoted");
+	for (unsigned o = 0; o < r->num_outputs; o++)
+		print_output(s, r, o, out);
+	for (unsigned i = 0; i < r->num_ssbos; i++) {
+		const struct interp_memory *m = &r->ssbo[i];
+		for (uint32_t at = 0; at + 4 <= m->size; at += 4) {
+			bool written = false;
+			for (unsigned k = 0; k < 4; k++)
+				written |= m->tags[at + k] & INTERP_TAG_WRITTEN;
+			if (!written)
+				continue;	/* input words are not shown */
+			strbuf_addf(out, "ssbo %u byte %u: ", i, at);
+			add_value(out, read_le(m->data + at, 4), 32, tag_float_bytes(m->tags[at]) == 4,
+				  m->tags[at] & INTERP_TAG_POISON);
+			strbuf_addch(out, '\n');
+		}
+	}
+	for (unsigned i = 0; i < r->num_gs_events; i++)
+		strbuf_addf(out, "lane %u: %s stream %u\n", r->gs_events[i].lane,
+			    r->gs_events[i].end_primitive ? "end_primitive" : "emit_vertex",
+			    r->gs_events[i].stream);
+}
