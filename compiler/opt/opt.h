@@ -35,6 +35,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compiler/ir/interp.h"
 #include "compiler/ir/ir.h"
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
@@ -52,7 +53,7 @@
 
 typedef bool (*pass_fn)(struct shader *s);
 
-#define PASS_ENTRY(fn, summary) bool fn(struct shader *s);
+#define PASS_ENTRY(fn, summary, ...) bool fn(struct shader *s);
 #include "compiler/opt/passes.def"
 #undef PASS_ENTRY
 
@@ -60,6 +61,9 @@ struct pass_info {
 	const char *name;
 	pass_fn fn;
 	const char *summary;
+	/* How far float results may move (passes.def): zero for an exact pass.
+	 * The equivalence harness (tests/unit/ir_equiv.c) compares with it. */
+	struct interp_tolerance tolerance;
 };
 
 extern const struct pass_info pass_registry[];

@@ -6,7 +6,7 @@
 #include "compiler/opt/opt.h"
 
 const struct pass_info pass_registry[] = {
-#define PASS_ENTRY(fn, summary) { #fn, fn, summary },
+#define PASS_ENTRY(fn, summary, ...) { #fn, fn, summary, { 0, ##__VA_ARGS__ } },
 #include "compiler/opt/passes.def"
 #undef PASS_ENTRY
 };
