@@ -55,12 +55,18 @@ void interp_error(struct ictx *c, const char *fmt, ...)
 	va_end(ap);
 }
 
-PRINTF_LIKE(2, 3) static void step_limit(struct ictx *c, const char *fmt, ...)
+/* Count one step; false, with the verdict, past the limit. */
+static bool count_step(struct ictx *c)
 {
-	va_list ap;
-	va_start(ap, fmt);
-	verdict(c, INTERP_STEP_LIMIT, fmt, ap);
-	va_end(ap);
+	if (++c->steps <= c->step_limit)
+		return true;
+	if (!c->stop) {
+		c->res->status = INTERP_STEP_LIMIT;
+		c->res->message = arena_printf(&c->res->arena, "step limit (%llu instructions) reached",
+					       (unsigned long long)c->step_limit);
+		c->stop = true;
+	}
+	return false;
 }
 
 uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits)
@@ -679,11 +685,8 @@ static void exec_block(struct ictx *c, struct block *b, const struct lanes *in)
 			break;
 		if (instr->type == INSTR_phi)
 			continue;
-		if (++c->steps > c->step_limit) {
-			step_limit(c, "step limit (%llu instructions) reached",
-				   (unsigned long long)c->step_limit);
+		if (!count_step(c))
 			break;
-		}
 		c->in_map_valid = false;
 		exec_instr(c, instr, &act);
 		if (c->lanes_changed) {
@@ -731,6 +734,9 @@ static void exec_loop(struct ictx *c, struct cf_loop *loop, const struct lanes *
 	memcpy(cur.l, entered.l, entered.n * sizeof(unsigned));
 	cur.n = entered.n;
 	while (cur.n && !c->stop) {
+		/* an iteration is a step, so that an empty loop ends too */
+		if (!count_step(c))
+			break;
 		exec_list(c, &loop->body, &cur);
 		unsigned n = 0;
 		for (unsigned i = 0; i < cur.n; i++) {

@@ -50,7 +50,7 @@ bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct inte
 	if (isinf(x) || isinf(y))
 		return false;
 	double diff = fabs(x - y), mag = fmax(fabs(x), fabs(y));
-	return diff <= tol->abs || diff <= tol->rel * mag;
+	return (tol->abs > 0 && diff <= tol->abs) || (tol->rel > 0 && diff <= tol->rel * mag);
 }
 
 /* ---- messages ---- */
