@@ -223,10 +223,16 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 /* Whether two floats of `bits` bits are equal within `tol`. */
 bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct interp_tolerance *tol);
 
+/* How many result components (outputs of live lanes, GS vertex outputs,
+ * image texel components) and written memory bytes a run defines: what a
+ * comparison of it can check. */
+size_t interp_result_defined(const struct interp_result *r);
+
 /* Counts of one equivalence check. */
 struct interp_equiv_stats {
 	unsigned compared;		/* seeds where both ran and were compared */
 	unsigned skipped;		/* seeds where `before` did not end normally */
+	uint64_t defined;		/* interp_result_defined() of `before`, summed */
 };
 
 /*

@@ -309,6 +309,44 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 	return compare_gs(s, before, after, tol, why);
 }
 
+/* ---- what a run defines ---- */
+
+static size_t output_defined(const struct interp_result *r, const struct interp_output *o)
+{
+	size_t n = 0, per_lane = o->count / (o->lanes ? o->lanes : 1);
+	for (size_t x = 0; x < o->count; x++)
+		n += !(o->tags[x] & INTERP_TAG_POISON) &&
+		     (o->lanes == 1 || r->fate[x / per_lane] == LANE_LIVE);
+	return n;
+}
+
+static size_t memory_defined(const struct interp_memory *m)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < m->size; i++)
+		n += (m->tags[i] & (INTERP_TAG_WRITTEN | INTERP_TAG_POISON)) == INTERP_TAG_WRITTEN;
+	return n;
+}
+
+size_t interp_result_defined(const struct interp_result *r)
+{
+	size_t n = 0;
+	if (r->status != INTERP_OK)
+		return 0;
+	for (unsigned o = 0; o < r->num_outputs; o++)
+		n += output_defined(r, &r->outputs[o]);
+	for (unsigned i = 0; i < r->num_ssbos; i++)
+		n += memory_defined(&r->ssbo[i]);
+	n += memory_defined(&r->global);
+	for (unsigned i = 0; i < r->num_images; i++)
+		for (size_t x = 0; r->image[i].written && x < (size_t)r->image[i].num_texels * 4; x++)
+			n += r->image[i].tags[x] != 0xff && !(r->image[i].tags[x] & INTERP_TAG_POISON);
+	for (unsigned e = 0; e < r->num_gs_events; e++)
+		for (unsigned o = 0; !r->gs_events[e].end_primitive && o < r->num_outputs; o++)
+			n += output_defined(r, &r->gs_events[e].outputs[o]);
+	return n;
+}
+
 /* ---- the equivalence check ---- */
 
 struct interp_baseline {
@@ -353,7 +391,7 @@ bool interp_baseline_check(struct interp_baseline *b, struct shader *after,
 			   const struct interp_tolerance *tol, struct strbuf *diag,
 			   struct interp_equiv_stats *stats)
 {
-	struct interp_equiv_stats st = { 0, 0 };
+	struct interp_equiv_stats st = { 0, 0, 0 };
 	bool ok = true;
 	for (unsigned i = 0; i < b->seeds && ok; i++) {
 		const struct interp_result *rb = b->res[i];
@@ -378,6 +416,7 @@ bool interp_baseline_check(struct interp_baseline *b, struct shader *after,
 			ok = false;
 		} else {
 			st.compared++;
+			st.defined += interp_result_defined(rb);
 		}
 		strbuf_release(&why);
 		interp_result_free(ra);

@@ -134,8 +134,12 @@ static void check_pass(struct shader *s, const char *printed, struct interp_base
 		struct interp_equiv_stats st;
 		same = !strcmp(after, printed) || interp_baseline_check(base, clone, tol, &why, &st);
 		if (!same) {
-			strbuf_addstr(&why, "\nafter the pass:\n");
-			strbuf_addstr(&why, after);
+			char opt[256] = "";
+			if (pass)
+				snprintf(opt, sizeof(opt), " --passes=%s", pass);
+			strbuf_addf(&why, "\nsee: shdb compile --emit=ir%s %s\n"
+				    "     shdb compile --interp=SEED%s %s (and --passes=none)",
+				    opt, path, opt, path);
 		}
 		free(after);
 	}
@@ -186,16 +190,23 @@ static void check_file(const char *path, unsigned seeds)
 	bool runs = interp_baseline_check(base, s, NULL, &why, &st);
 	if (!ok(runs, "%s: the interpreter runs it and repeats itself", name))
 		tap_diag("  %s", why.buf);
-	tap_diag("%s: %u of %u seeds comparable", name, st.compared, seeds);
+	tap_diag("%s: %u of %u seeds comparable, %llu results defined%s", name, st.compared, seeds,
+		 (unsigned long long)st.defined, st.defined ? "" : " (nothing to compare)");
+	char *printed = ir_print_string(s);
+	if (strstr(path, "/ir/interp/")) {
+		struct strbuf text = STRBUF_INIT;
+		read_file(path, &text, NULL);
+		ok(!strcmp(text.buf, printed), "%s: canonical (prints back unchanged)", name);
+		strbuf_release(&text);
+	}
 	if (runs) {
-		char *printed = ir_print_string(s);
 		for (unsigned i = 0; i < num_registered_passes; i++)
 			check_pass(s, printed, base, path, pass_registry[i].name,
 				   &pass_registry[i].tolerance);
 		struct interp_tolerance t = loosest();
 		check_pass(s, printed, base, path, NULL, &t);
-		free(printed);
 	}
+	free(printed);
 	interp_baseline_free(base);
 	shader_free(s);
 	strbuf_release(&why);
