@@ -11,6 +11,7 @@
 #include "compiler/cli/cli.h"
 #include "compiler/cli/record.h"
 #include "compiler/compile.h"
+#include "compiler/ir/interp.h"
 #include "compiler/opt/opt.h"
 
 static const char usage[] =
@@ -34,17 +35,21 @@ static const char usage[] =
 	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
 	"  --disasm              print the target disassembly\n"
 	"  --stats               print one JSON record per stage and target\n"
-	"  --shaderdb            print Mesa's shader-db statistics line\n";
+	"  --shaderdb            print Mesa's shader-db statistics line\n"
+	"  --interp[=SEED]       run the optimised IR in the interpreter on random inputs\n"
+	"                        from SEED (default 0) and print the results\n";
 
 enum {
 	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
-	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR,
+	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
 };
 
 struct compile_cmd {
 	struct compile_options opts;
 	ARRAY(const struct target *) targets;
 	bool emit_spirv, emit_ir, disasm, stats, shaderdb;
+	bool interp;			/* --interp: run the IR on inputs from interp_seed */
+	uint64_t interp_seed;
 };
 
 static void parse_targets(struct compile_cmd *c, const char *list)
@@ -100,6 +105,18 @@ static void parse_emit(struct compile_cmd *c, const char *what)
 		die("--emit takes spirv or ir, not '%s'", what);
 }
 
+static void parse_interp(struct compile_cmd *c, const char *arg)
+{
+	char *end = NULL;
+	c->interp = c->opts.want_ir = true;
+	if (!arg)
+		return;
+	errno = 0;
+	c->interp_seed = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-')
+		die("--interp takes a seed (a number), not '%s'", arg);
+}
+
 static void parse_options(struct compile_cmd *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -116,6 +133,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "emit", required_argument, NULL, OPT_EMIT },
 		{ "disasm", no_argument, NULL, OPT_DISASM },
 		{ "stats", no_argument, NULL, OPT_STATS },
+		{ "interp", optional_argument, NULL, OPT_INTERP },
 		{ "shaderdb", no_argument, NULL, OPT_SHADERDB },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -156,6 +174,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
 		case OPT_STATS: c->stats = true; break;
 		case OPT_SHADERDB: c->shaderdb = true; break;
+		case OPT_INTERP: parse_interp(c, optarg); break;
 		case 'h': usage_exit(usage, true);
 		default: usage_exit(usage, false);
 		}
@@ -168,6 +187,36 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 	strbuf_release(&err);
 }
 
+/*
+ * --interp: the optimised shader (the last one in the IR text, after any
+ * --print-after dumps) run on the random inputs of the seed
+ * (compiler/ir/INTERP.md).
+ */
+static void print_interp(const struct compile_cmd *c, const char *path, const char *ir,
+			 struct strbuf *sb)
+{
+	const char *start = ir;
+	for (const char *p = ir; (p = strstr(p, "shader ")); p++)
+		if (p == ir || p[-1] == '\n')
+			start = p;
+	struct diag d = DIAG_INIT;
+	struct shader *s = ir_parse(path, start, strlen(start), &d);
+	if (!s) {
+		strbuf_addf(sb, "interp: the IR does not parse:\n%s", d.text.buf);
+		diag_release(&d);
+		return;
+	}
+	struct interp_inputs *in = interp_inputs_random(s, c->interp_seed);
+	struct interp_result *r = interp_run(s, in, NULL);
+	strbuf_addf(sb, "; interp seed %llu\n", (unsigned long long)c->interp_seed);
+	interp_inputs_print(s, in, sb);
+	interp_result_print(s, r, sb);
+	interp_result_free(r);
+	interp_inputs_free(in);
+	shader_free(s);
+	diag_release(&d);
+}
+
 /* "fragment a630" or "fragment": how a result is labelled in text output. */
 static void label(struct strbuf *sb, const struct compile_result *r)
 {
@@ -177,10 +226,10 @@ static void label(struct strbuf *sb, const struct compile_result *r)
 }
 
 static void print_result(const struct compile_cmd *c, const char *path,
-			 const struct compile_result *r, bool several)
+			 const struct compile_result *r, bool several, bool first_of_stage)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb;
+	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb || c->interp;
 
 	if (!any) {
 		strbuf_addf(&sb, "%s: ", path);
@@ -199,6 +248,8 @@ static void print_result(const struct compile_cmd *c, const char *path,
 		strbuf_addstr(&sb, r->ir);
 	if (c->disasm && r->disasm)
 		strbuf_addstr(&sb, r->disasm);
+	if (c->interp && r->ir && first_of_stage)
+		print_interp(c, path, r->ir, &sb);
 	if (c->stats) {
 		record_append_json(&sb, path, r, true);
 		strbuf_addch(&sb, '\n');
@@ -223,7 +274,8 @@ int cmd_compile(int argc, char **argv)
 	compile_output_init(&out);
 	int ret = compile_file(path, &c.opts, c.targets.data, c.targets.len, &out);
 	for (size_t i = 0; i < out.results.len; i++)
-		print_result(&c, path, &out.results.data[i], out.results.len > 1);
+		print_result(&c, path, &out.results.data[i], out.results.len > 1,
+			     !i || out.results.data[i - 1].stage != out.results.data[i].stage);
 	fflush(stdout);
 	fputs(out.diag.text.buf, stderr);
 

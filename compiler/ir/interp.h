@@ -264,9 +264,13 @@ bool interp_baseline_check(struct interp_baseline *base, struct shader *after,
 			   struct interp_equiv_stats *stats);
 void interp_baseline_free(struct interp_baseline *base);
 
-/* Print a run's results, one line per defined output component (for
- * `shdb compile --interp` and test messages). */
+/* Print a run's results (status, lanes' fates, outputs per lane, written
+ * SSBO words, GS vertices) and the inputs that matter most (stage inputs,
+ * the first words of buffers, system values), for `shdb compile --interp`
+ * and test messages. */
 void interp_result_print(const struct shader *s, const struct interp_result *r,
+			 struct strbuf *out);
+void interp_inputs_print(const struct shader *s, const struct interp_inputs *in,
 			 struct strbuf *out);
 
 #endif

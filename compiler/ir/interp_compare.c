@@ -503,8 +503,68 @@ void interp_result_print(const struct shader *s, const struct interp_result *r, 
 			strbuf_addch(out, '\n');
 		}
 	}
-	for (unsigned i = 0; i < r->num_gs_events; i++)
-		strbuf_addf(out, "lane %u: %s stream %u\n", r->gs_events[i].lane,
-			    r->gs_events[i].end_primitive ? "end_primitive" : "emit_vertex",
-			    r->gs_events[i].stream);
+	for (unsigned i = 0; i < r->num_gs_events; i++) {
+		const struct interp_gs_event *e = &r->gs_events[i];
+		strbuf_addf(out, "lane %u: %s stream %u\n", e->lane,
+			    e->end_primitive ? "end_primitive" : "emit_vertex", e->stream);
+		for (unsigned o = 0; !e->end_primitive && o < r->num_outputs; o++) {
+			const struct io_decl *d = s->outputs[o];
+			strbuf_addf(out, "  output %u:", o);
+			for (size_t x = 0; x < e->outputs[o].count; x++) {
+				strbuf_addch(out, ' ');
+				add_value(out, e->outputs[o].vals[x], d->bit_size,
+					  e->outputs[o].tags[x] & INTERP_TAG_FLOAT,
+					  e->outputs[o].tags[x] & INTERP_TAG_POISON);
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+}
+
+static void print_words(const char *what, unsigned slot, const struct interp_buffer *b,
+			struct strbuf *out)
+{
+	if (!b->size)
+		return;
+	strbuf_addf(out, "%s %u (%u bytes):", what, slot, b->size);
+	for (uint32_t at = 0; at + 4 <= b->size && at < 32; at += 4)
+		strbuf_addf(out, " %08x", (unsigned)read_le(b->data + at, 4));
+	strbuf_addstr(out, b->size > 32 ? " …\n" : "\n");
+}
+
+void interp_inputs_print(const struct shader *s, const struct interp_inputs *in,
+			 struct strbuf *out)
+{
+	strbuf_addf(out, "lanes %u, subgroup size %u, vertices %u\n", in->num_lanes,
+		    in->subgroup_size, in->num_vertices);
+	for (unsigned i = 0; i < in->num_inputs && i < s->num_inputs; i++) {
+		const struct io_decl *d = s->inputs[i];
+		size_t per_lane = in->input_count[i] / (d->patch ? 1 : in->num_lanes);
+		for (unsigned l = 0; l < (d->patch ? 1 : in->num_lanes); l++) {
+			strbuf_addf(out, "input %u", i);
+			if (!d->patch)
+				strbuf_addf(out, " lane %u", l);
+			strbuf_addch(out, ':');
+			for (size_t x = 0; x < per_lane && x < 16; x++)
+				strbuf_addf(out, " %0*llx", (int)(d->bit_size + 3) / 4,
+					    (unsigned long long)in->input[i][l * per_lane + x]);
+			strbuf_addstr(out, per_lane > 16 ? " …\n" : "\n");
+		}
+	}
+	if (s->info.uniform_size)
+		print_words("uniforms", 0, &in->uniforms, out);
+	if (s->info.push_constant_size)
+		print_words("push constants", 0, &in->push_constants, out);
+	for (unsigned i = 0; i < in->num_ubos; i++)
+		print_words("ubo", i, &in->ubo[i], out);
+	for (unsigned i = 0; i < in->num_ssbos; i++)
+		print_words("ssbo", i, &in->ssbo[i], out);
+	for (unsigned i = 0; i < in->num_textures; i++) {
+		const struct interp_texture *t = &in->texture[i];
+		strbuf_addf(out, "texture %u: %ux%ux%u, %u layers, %u levels, %u samples\n", i,
+			    t->size[0], t->size[1], t->size[2], t->layers, t->levels, t->samples);
+	}
+	strbuf_addf(out, "workgroup id %u,%u,%u; vertex id from %u, instance %u, primitive %u; quad at %u,%u\n",
+		    in->workgroup_id[0], in->workgroup_id[1], in->workgroup_id[2], in->vertex_id_base,
+		    in->instance_id, in->primitive_id, 2 * in->quad_x, 2 * in->quad_y);
 }
