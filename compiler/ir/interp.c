@@ -17,6 +17,7 @@
  * interp_tex.c, derivatives and subgroups in interp_lanes.c.  INTERP.md
  * lists every semantic choice.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,6 +190,63 @@ static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l
 	return poison | flt << TAGW_FLOAT_SHIFT;
 }
 
+/* Whether SPIR-V (or GLSL.std.450) leaves the result of a per-component op
+ * undefined on these operands (raw bits; `bits` is the unsized size). */
+static bool spirv_undefined(enum alu_op op, unsigned bits, const uint64_t *v)
+{
+	const struct alu_op_info *info = &alu_op_infos[op];
+	double x = 0, y = 0;
+	if (alu_type_base(info->input_types[0]) == BASE_float && !alu_type_bits(info->input_types[0]))
+		x = ir_float_from_bits(v[0], bits);
+	if (info->num_inputs > 1 && alu_type_base(info->input_types[1]) == BASE_float)
+		y = ir_float_from_bits(v[1], bits);
+	if (info->props & ALU_CONVERSION && alu_type_base(info->input_types[0]) == BASE_float &&
+	    alu_type_base(info->output_type) != BASE_float && op != OP_f2b1) {
+		unsigned n = alu_type_bits(info->output_type);
+		double t = trunc(x), lim = ldexp(1.0, (int)n - 1);
+		if (alu_type_base(info->output_type) == BASE_int)
+			return isnan(x) || t < -lim || t > lim - 1;
+		return isnan(x) || t < 0 || t > 2 * lim - 1;
+	}
+	switch (op) {
+	case OP_idiv: case OP_irem: case OP_imod: {
+		int64_t a = isext(v[0], bits), b = isext(v[1], bits);
+		return b == 0 || (b == -1 && a == isext((uint64_t)1 << (bits - 1), bits));
+	}
+	case OP_udiv: case OP_umod: return (v[1] & imask(bits)) == 0;
+	case OP_ishl: case OP_ishr: case OP_ushr: return (v[1] & 0xffffffff) >= bits;
+	case OP_ubitfield_extract: case OP_ibitfield_extract: case OP_bitfield_insert: {
+		unsigned o = op == OP_bitfield_insert ? 2 : 1;
+		int64_t off = isext(v[o], 32), cnt = isext(v[o + 1], 32);
+		return off < 0 || cnt < 0 || off + cnt > bits;
+	}
+	case OP_fpow: return x < 0 || (x == 0 && y <= 0);
+	case OP_flog2: case OP_frsq: return x <= 0;
+	case OP_fsqrt: return x < 0;
+	case OP_fmod: case OP_frem: return y == 0;
+	case OP_fmin: case OP_fmax:
+		return isnan(x) || isnan(y) || (x == 0 && y == 0 && signbit(x) != signbit(y));
+	default: return false;
+	}
+}
+
+/* interp_options.spirv_undef: poison where spirv_undefined(). */
+static uint32_t spirv_undef_poison(const struct alu_instr *alu, const uint64_t *const *srcs)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	uint32_t poison = 0;
+	if (info->output_size)
+		return 0;
+	for (unsigned k = 0; k < alu->def.num_components; k++) {
+		uint64_t v[4] = { 0, 0, 0, 0 };
+		for (unsigned i = 0; i < info->num_inputs && i < 4; i++)
+			v[i] = srcs[i][alu->src[i].swizzle[k]];
+		if (spirv_undefined(alu->op, alu_instr_bit_size(alu), v))
+			poison |= 1u << k;
+	}
+	return poison;
+}
+
 static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *ls)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
@@ -199,6 +257,8 @@ static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *
 			srcs[k] = ival(c, alu->src[k].src.ssa, l);
 		alu_instr_eval(alu, srcs, ival(c, &alu->def, l));
 		*itag(c, &alu->def, l) = alu_tags(c, alu, l);
+		if (c->spirv_undef)
+			*itag(c, &alu->def, l) |= spirv_undef_poison(alu, srcs);
 	}
 }
 
@@ -851,6 +911,7 @@ struct interp_result *interp_run(struct shader *s, const struct interp_inputs *i
 	arena_init(&c->arena);
 	c->nl = in->num_lanes;
 	c->step_limit = opt && opt->step_limit ? opt->step_limit : INTERP_DEFAULT_STEP_LIMIT;
+	c->spirv_undef = opt && opt->spirv_undef;
 	c->shared_outputs = s->stage == STAGE_TESS_CTRL || s->stage == STAGE_MESH;
 	r->num_lanes = c->nl;
 	if (inputs_match(c)) {

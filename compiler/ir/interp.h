@@ -125,6 +125,11 @@ size_t interp_input_index(const struct interp_inputs *in, const struct io_decl *
  */
 struct interp_options {
 	uint64_t step_limit;		/* instructions executed; 0: the default */
+	/* ALU results SPIR-V and GLSL leave undefined (division by zero, shift
+	 * by the bit size or more, pow of a negative, float-to-int out of range
+	 * … INTERP.md lists them) are poison, not the folder's value.  For
+	 * checking passes that may compute them differently. */
+	bool spirv_undef;
 };
 
 enum interp_status {
@@ -203,11 +208,14 @@ bool interp_output_get(const struct interp_result *r, const struct shader *s, un
 
 /* How far a float result may drift: within `ulp` units in the last place,
  * or `rel` relative difference, or `abs` absolute difference.  All zero:
- * bitwise, except that two NaNs are equal whatever their payloads. */
+ * bitwise, except that two NaNs are equal whatever their payloads.  With
+ * `spirv_undef`, results SPIR-V leaves undefined may differ too (only the
+ * equivalence check reads it). */
 struct interp_tolerance {
 	double rel;
 	double abs;
 	uint32_t ulp;
+	bool spirv_undef;		/* run `before` with interp_options.spirv_undef */
 };
 
 /*

@@ -355,6 +355,7 @@ struct interp_baseline {
 	uint64_t step_limit;
 	struct interp_inputs **in;
 	struct interp_result **res;
+	struct interp_result **res_undef;	/* with spirv_undef, made when first needed */
 };
 
 struct interp_baseline *interp_baseline_create(struct shader *before, unsigned seeds,
@@ -366,6 +367,7 @@ struct interp_baseline *interp_baseline_create(struct shader *before, unsigned s
 	b->step_limit = step_limit ? step_limit : INTERP_DEFAULT_STEP_LIMIT;
 	b->in = xcalloc(seeds + 1, sizeof(*b->in));
 	b->res = xcalloc(seeds + 1, sizeof(*b->res));
+	b->res_undef = xcalloc(seeds + 1, sizeof(*b->res_undef));
 	struct interp_options opt = { b->step_limit };
 	for (unsigned i = 0; i < seeds; i++) {
 		b->in[i] = interp_inputs_random(before, i);
@@ -381,9 +383,11 @@ void interp_baseline_free(struct interp_baseline *b)
 	for (unsigned i = 0; i < b->seeds; i++) {
 		interp_inputs_free(b->in[i]);
 		interp_result_free(b->res[i]);
+		interp_result_free(b->res_undef[i]);
 	}
 	free(b->in);
 	free(b->res);
+	free(b->res_undef);
 	free(b);
 }
 
@@ -393,8 +397,13 @@ bool interp_baseline_check(struct interp_baseline *b, struct shader *after,
 {
 	struct interp_equiv_stats st = { 0, 0, 0 };
 	bool ok = true;
+	bool undef = tol && tol->spirv_undef;
 	for (unsigned i = 0; i < b->seeds && ok; i++) {
-		const struct interp_result *rb = b->res[i];
+		if (undef && !b->res_undef[i]) {
+			struct interp_options o = { b->step_limit, true };
+			b->res_undef[i] = interp_run(b->before, b->in[i], &o);
+		}
+		const struct interp_result *rb = undef ? b->res_undef[i] : b->res[i];
 		if (rb->status == INTERP_ERROR) {
 			strbuf_addf(diag, "seed %u: the interpreter cannot run the shader: %s", i,
 				    rb->message);

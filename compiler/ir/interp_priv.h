@@ -70,6 +70,7 @@ struct ictx {
 	bool shared_outputs;		/* TCS and mesh: one set of outputs */
 
 	uint64_t steps, step_limit;
+	bool spirv_undef;		/* interp_options.spirv_undef */
 	bool stop;			/* a verdict was reached: unwind */
 	bool lanes_changed;		/* a lane stopped inside the current block */
 	uint8_t *in_map;		/* per lane: runs the current instruction */

@@ -114,6 +114,42 @@ static void test_rejects(void)
 	strbuf_release(&why);
 }
 
+/* Lowerings that differ only where SPIR-V leaves the result undefined. */
+static void test_spirv_undef(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct interp_equiv_stats st;
+	struct interp_tolerance undef = { .spirv_undef = true };
+	const char *div = "\t32 %2 = f2i32 %1\n\t32 %3 = load_const 3\n\t32 %4 = iand %2, %3\n"
+			  "\t32 %9 = idiv %2, %4\n";
+	const char *div_lowered = "\t32 %2 = f2i32 %1\n\t32 %3 = load_const 3\n\t32 %4 = iand %2, %3\n"
+				  "\t32 %5 = idiv %2, %4\n\t32 %6 = load_const -1\n\t1 %7 = ieq %4, %0\n"
+				  "\t32 %9 = bcsel %7, %6, %5\n";
+	ok(!equivalent(div, div_lowered, NULL, &why, &st),
+	   "idiv giving -1 for a zero divisor contradicts the folder");
+	strbuf_reset(&why);
+	ok(equivalent(div, div_lowered, &undef, &why, &st),
+	   "… and is accepted when the pass declares .spirv_undef");
+	strbuf_reset(&why);
+	const char *pow = "\t32 %2 = load_const 0x40000000\n\t32 %9 = fpow %1, %2\n";
+	const char *pow_lowered = "\t32 %2 = load_const 0x40000000\n\t32 %3 = flog2 %1\n"
+				  "\t32 %4 = fmul %3, %2\n\t32 %9 = fexp2 %4\n";
+	struct interp_tolerance rel = { .rel = 1e-4 }, both = { .rel = 1e-4, .spirv_undef = true };
+	ok(!equivalent(pow, pow_lowered, &rel, &why, &st), "pow → exp2(log2(x)·y) differs for x < 0");
+	strbuf_reset(&why);
+	ok(equivalent(pow, pow_lowered, &both, &why, &st), "… which .spirv_undef allows");
+	if (why.len)
+		tap_diag("%s", why.buf);
+	strbuf_reset(&why);
+	const char *shl = "\t32 %2 = f2u32 %1\n\t32 %9 = ishl %2, %2\n";
+	const char *shl_clamped = "\t32 %2 = f2u32 %1\n\t32 %3 = load_const 31\n"
+				  "\t32 %4 = umin %2, %3\n\t32 %9 = ishl %2, %4\n";
+	ok(!equivalent(shl, shl_clamped, NULL, &why, &st) &&
+	   equivalent(shl, shl_clamped, &undef, &why, &st),
+	   "clamping the shift count: wrong by the folder, right with .spirv_undef");
+	strbuf_release(&why);
+}
+
 static void test_check_equivalent(void)
 {
 	struct shader *a = fs("\t32 %9 = fneg %1\n"), *b = fs("\t32 %9 = fneg %1\n");
@@ -146,6 +182,7 @@ int main(void)
 	test_float_equal();
 	test_accepts();
 	test_rejects();
+	test_spirv_undef();
 	test_check_equivalent();
 	test_print();
 	return done_testing();
