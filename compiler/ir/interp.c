@@ -70,6 +70,18 @@ static bool count_step(struct ictx *c)
 	return false;
 }
 
+unsigned interp_relaxed_bits(const struct shader *s)
+{
+	unsigned fc = s->info.float_controls, bits = 0;
+	if (!(fc & 1u << FLOAT_CONTROL_BIT_szinp16))
+		bits |= IR_BITS_16;
+	if (!(fc & 1u << FLOAT_CONTROL_BIT_szinp32))
+		bits |= IR_BITS_32;
+	if (!(fc & 1u << FLOAT_CONTROL_BIT_szinp64))
+		bits |= IR_BITS_64;
+	return bits;
+}
+
 uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits)
 {
 	uint8_t t = poison ? INTERP_TAG_POISON : 0;
@@ -247,6 +259,46 @@ static uint32_t spirv_undef_poison(const struct alu_instr *alu, const uint64_t *
 	return poison;
 }
 
+static bool nan_or_inf(uint64_t v, unsigned bits)
+{
+	double d = ir_float_from_bits(v, bits);
+	return isnan(d) || isinf(d);
+}
+
+/* interp_options.float_relaxed: poison where a float operand or the result
+ * is NaN or infinite, for float sizes the shader does not preserve. */
+static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu,
+			       const uint64_t *const *srcs, const uint64_t *dst)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	unsigned ub = alu_instr_bit_size(alu), nc = alu->def.num_components;
+	uint32_t poison = 0;
+	bool any_input = false;
+	for (unsigned i = 0; i < info->num_inputs; i++) {
+		if (alu_type_base(info->input_types[i]) != BASE_float)
+			continue;
+		unsigned bits = alu_type_bits(info->input_types[i]) ? alu_type_bits(info->input_types[i]) : ub;
+		if (!(c->relaxed_bits & ir_bits_mask(bits)))
+			continue;
+		for (unsigned j = 0; j < alu_src_components(alu, i); j++) {
+			if (!nan_or_inf(srcs[i][alu->src[i].swizzle[j]], bits))
+				continue;
+			if (info->output_size)
+				any_input = true;
+			else
+				poison |= 1u << j;
+		}
+	}
+	if (any_input)
+		poison = (1u << nc) - 1;
+	unsigned obits = alu->def.bit_size;
+	if (alu_type_base(info->output_type) == BASE_float && (c->relaxed_bits & ir_bits_mask(obits)))
+		for (unsigned k = 0; k < nc; k++)
+			if (nan_or_inf(dst[k], obits))
+				poison |= 1u << k;
+	return poison;
+}
+
 static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *ls)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
@@ -259,6 +311,8 @@ static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *
 		*itag(c, &alu->def, l) = alu_tags(c, alu, l);
 		if (c->spirv_undef)
 			*itag(c, &alu->def, l) |= spirv_undef_poison(alu, srcs);
+		if (c->relaxed_bits)
+			*itag(c, &alu->def, l) |= relaxed_poison(c, alu, srcs, ival(c, &alu->def, l));
 	}
 }
 
@@ -912,6 +966,8 @@ struct interp_result *interp_run(struct shader *s, const struct interp_inputs *i
 	c->nl = in->num_lanes;
 	c->step_limit = opt && opt->step_limit ? opt->step_limit : INTERP_DEFAULT_STEP_LIMIT;
 	c->spirv_undef = opt && opt->spirv_undef;
+	if (opt && opt->float_relaxed)
+		c->relaxed_bits = interp_relaxed_bits(s);
 	c->shared_outputs = s->stage == STAGE_TESS_CTRL || s->stage == STAGE_MESH;
 	r->num_lanes = c->nl;
 	if (inputs_match(c)) {

@@ -130,6 +130,10 @@ struct interp_options {
 	 * … INTERP.md lists them) are poison, not the folder's value.  For
 	 * checking passes that may compute them differently. */
 	bool spirv_undef;
+	/* Vulkan's default float rules: for a bit size without
+	 * SignedZeroInfNanPreserve (float_controls szinpNN), an ALU op with a
+	 * NaN or infinite float operand or result gives poison. */
+	bool float_relaxed;
 };
 
 enum interp_status {
@@ -192,6 +196,10 @@ struct interp_result {
 	struct interp_gs_event *gs_events;
 };
 
+/* IR_BITS_ of the float sizes whose signed zeros, infinities and NaNs `s`
+ * does not preserve (no float_controls szinpNN): float_relaxed's sizes. */
+unsigned interp_relaxed_bits(const struct shader *s);
+
 /* Run `s` on `in`.  Never fails: what the interpreter cannot run (an
  * intrinsic it does not know, inputs made for another shader) gives
  * INTERP_ERROR with a message.  A test runs every intrinsic of the table. */
@@ -209,13 +217,17 @@ bool interp_output_get(const struct interp_result *r, const struct shader *s, un
 /* How far a float result may drift: within `ulp` units in the last place,
  * or `rel` relative difference, or `abs` absolute difference.  All zero:
  * bitwise, except that two NaNs are equal whatever their payloads.  With
- * `spirv_undef`, results SPIR-V leaves undefined may differ too (only the
- * equivalence check reads it). */
+ * `float_relaxed` −0 equals +0.  With `spirv_undef` and `float_relaxed`,
+ * results SPIR-V or Vulkan leave undefined may differ too (the equivalence
+ * check runs `before` with the matching interp_options). */
 struct interp_tolerance {
 	double rel;
 	double abs;
 	uint32_t ulp;
 	bool spirv_undef;		/* run `before` with interp_options.spirv_undef */
+	/* run `before` with interp_options.float_relaxed, and take -0 for +0
+	 * where the shader does not preserve signed zeros */
+	bool float_relaxed;
 };
 
 /*

@@ -43,6 +43,8 @@ bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct inte
 		return na && nb;
 	if (!tol)
 		return false;
+	if (tol->float_relaxed && ordered(a, bits) == 0 && ordered(b, bits) == 0)
+		return true;	/* −0 and +0 */
 	int64_t d = ordered(a, bits) - ordered(b, bits);
 	if (tol->ulp && (d < 0 ? -(uint64_t)d : (uint64_t)d) <= tol->ulp)
 		return true;
@@ -51,6 +53,19 @@ bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct inte
 		return false;
 	double diff = fabs(x - y), mag = fmax(fabs(x), fabs(y));
 	return (tol->abs > 0 && diff <= tol->abs) || (tol->rel > 0 && diff <= tol->rel * mag);
+}
+
+/* interp_float_equal(), with float_relaxed only for the sizes `s` does not
+ * preserve. */
+static bool float_equal_in(const struct shader *s, uint64_t a, uint64_t b, unsigned bits,
+			   const struct interp_tolerance *tol)
+{
+	if (tol && tol->float_relaxed && !(interp_relaxed_bits(s) & ir_bits_mask(bits))) {
+		struct interp_tolerance t = *tol;
+		t.float_relaxed = false;
+		return interp_float_equal(a, b, bits, &t);
+	}
+	return interp_float_equal(a, b, bits, tol);
 }
 
 /* ---- messages ---- */
@@ -97,7 +112,7 @@ static bool compare_output(const struct shader *s, const struct interp_result *b
 			continue;
 		bool is_float = tb & INTERP_TAG_FLOAT;
 		bool same = !(ta & INTERP_TAG_POISON) &&
-			    (is_float ? interp_float_equal(ob->vals[x], oa->vals[x], d->bit_size, tol)
+			    (is_float ? float_equal_in(s, ob->vals[x], oa->vals[x], d->bit_size, tol)
 			     : ob->vals[x] == oa->vals[x]);
 		if (same)
 			continue;
@@ -153,9 +168,9 @@ static bool float_element(const struct interp_memory *b, uint32_t at, unsigned n
 	return true;
 }
 
-static bool compare_memory(const char *what, unsigned slot, const struct interp_memory *b,
-			   const struct interp_memory *a, const struct interp_tolerance *tol,
-			   struct strbuf *why)
+static bool compare_memory(const struct shader *s, const char *what, unsigned slot,
+			   const struct interp_memory *b, const struct interp_memory *a,
+			   const struct interp_tolerance *tol, struct strbuf *why)
 {
 	if (a->size != b->size) {
 		strbuf_addf(why, "%s %u: %u bytes before, %u after", what, slot, b->size, a->size);
@@ -173,8 +188,8 @@ static bool compare_memory(const char *what, unsigned slot, const struct interp_
 			bool poisoned = false;
 			for (unsigned k = 0; k < n; k++)
 				poisoned |= a->tags[at + k] & INTERP_TAG_POISON;
-			if (!poisoned && interp_float_equal(read_le(b->data + at, n), read_le(a->data + at, n),
-							    8 * n, tol)) {
+			if (!poisoned && float_equal_in(s, read_le(b->data + at, n), read_le(a->data + at, n),
+							8 * n, tol)) {
 				i = at + n - 1;
 				continue;
 			}
@@ -193,8 +208,9 @@ static bool compare_memory(const char *what, unsigned slot, const struct interp_
 	return true;
 }
 
-static bool compare_image(unsigned slot, const struct interp_image *b, const struct interp_image *a,
-			  const struct interp_tolerance *tol, struct strbuf *why)
+static bool compare_image(const struct shader *s, unsigned slot, const struct interp_image *b,
+			  const struct interp_image *a, const struct interp_tolerance *tol,
+			  struct strbuf *why)
 {
 	if (!b->written && !a->written)
 		return true;
@@ -209,7 +225,7 @@ static bool compare_image(unsigned slot, const struct interp_image *b, const str
 			bool same = tb != 0xff && ta != 0xff && !(ta & INTERP_TAG_POISON);
 			if (same) {
 				unsigned n = tag_float_bytes(tb);
-				same = n ? interp_float_equal(b->texels[x], a->texels[x], 8 * n, tol)
+				same = n ? float_equal_in(s, b->texels[x], a->texels[x], 8 * n, tol)
 				       : b->texels[x] == a->texels[x];
 			}
 			if (same)
@@ -299,12 +315,12 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 				    (struct where){ "output", o }, tol, why))
 			return false;
 	for (unsigned i = 0; i < before->num_ssbos; i++)
-		if (!compare_memory("ssbo", i, &before->ssbo[i], &after->ssbo[i], tol, why))
+		if (!compare_memory(s, "ssbo", i, &before->ssbo[i], &after->ssbo[i], tol, why))
 			return false;
-	if (!compare_memory("global memory", 0, &before->global, &after->global, tol, why))
+	if (!compare_memory(s, "global memory", 0, &before->global, &after->global, tol, why))
 		return false;
 	for (unsigned i = 0; i < before->num_images; i++)
-		if (!compare_image(i, &before->image[i], &after->image[i], tol, why))
+		if (!compare_image(s, i, &before->image[i], &after->image[i], tol, why))
 			return false;
 	return compare_gs(s, before, after, tol, why);
 }
@@ -354,8 +370,9 @@ struct interp_baseline {
 	unsigned seeds;
 	uint64_t step_limit;
 	struct interp_inputs **in;
-	struct interp_result **res;
-	struct interp_result **res_undef;	/* with spirv_undef, made when first needed */
+	/* results by mode (spirv_undef | float_relaxed << 1); mode 0 made at
+	 * once, the others when a tolerance first asks for them */
+	struct interp_result **res[4];
 };
 
 struct interp_baseline *interp_baseline_create(struct shader *before, unsigned seeds,
@@ -366,12 +383,12 @@ struct interp_baseline *interp_baseline_create(struct shader *before, unsigned s
 	b->seeds = seeds;
 	b->step_limit = step_limit ? step_limit : INTERP_DEFAULT_STEP_LIMIT;
 	b->in = xcalloc(seeds + 1, sizeof(*b->in));
-	b->res = xcalloc(seeds + 1, sizeof(*b->res));
-	b->res_undef = xcalloc(seeds + 1, sizeof(*b->res_undef));
+	for (unsigned m = 0; m < 4; m++)
+		b->res[m] = xcalloc(seeds + 1, sizeof(*b->res[m]));
 	struct interp_options opt = { b->step_limit };
 	for (unsigned i = 0; i < seeds; i++) {
 		b->in[i] = interp_inputs_random(before, i);
-		b->res[i] = interp_run(before, b->in[i], &opt);
+		b->res[0][i] = interp_run(before, b->in[i], &opt);
 	}
 	return b;
 }
@@ -382,12 +399,12 @@ void interp_baseline_free(struct interp_baseline *b)
 		return;
 	for (unsigned i = 0; i < b->seeds; i++) {
 		interp_inputs_free(b->in[i]);
-		interp_result_free(b->res[i]);
-		interp_result_free(b->res_undef[i]);
+		for (unsigned m = 0; m < 4; m++)
+			interp_result_free(b->res[m][i]);
 	}
 	free(b->in);
-	free(b->res);
-	free(b->res_undef);
+	for (unsigned m = 0; m < 4; m++)
+		free(b->res[m]);
 	free(b);
 }
 
@@ -397,13 +414,13 @@ bool interp_baseline_check(struct interp_baseline *b, struct shader *after,
 {
 	struct interp_equiv_stats st = { 0, 0, 0 };
 	bool ok = true;
-	bool undef = tol && tol->spirv_undef;
+	unsigned mode = tol ? (unsigned)tol->spirv_undef | (unsigned)tol->float_relaxed << 1 : 0;
 	for (unsigned i = 0; i < b->seeds && ok; i++) {
-		if (undef && !b->res_undef[i]) {
-			struct interp_options o = { b->step_limit, true };
-			b->res_undef[i] = interp_run(b->before, b->in[i], &o);
+		if (!b->res[mode][i]) {
+			struct interp_options o = { b->step_limit, mode & 1, mode >> 1 };
+			b->res[mode][i] = interp_run(b->before, b->in[i], &o);
 		}
-		const struct interp_result *rb = undef ? b->res_undef[i] : b->res[i];
+		const struct interp_result *rb = b->res[mode][i];
 		if (rb->status == INTERP_ERROR) {
 			strbuf_addf(diag, "seed %u: the interpreter cannot run the shader: %s", i,
 				    rb->message);

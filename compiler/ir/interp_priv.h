@@ -71,6 +71,7 @@ struct ictx {
 
 	uint64_t steps, step_limit;
 	bool spirv_undef;		/* interp_options.spirv_undef */
+	unsigned relaxed_bits;		/* float_relaxed: IR_BITS_ of sizes relaxed */
 	bool stop;			/* a verdict was reached: unwind */
 	bool lanes_changed;		/* a lane stopped inside the current block */
 	uint8_t *in_map;		/* per lane: runs the current instruction */

@@ -150,6 +150,54 @@ static void test_spirv_undef(void)
 	strbuf_release(&why);
 }
 
+/* Vulkan's default float rules: signed zeros, infinities and NaNs need not
+ * be preserved unless the shader says SignedZeroInfNanPreserve. */
+static void test_float_relaxed(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	struct interp_equiv_stats st;
+	struct interp_tolerance relaxed = { .float_relaxed = true };
+	static const struct { const char *before, *after, *what; } cases[] = {
+		{ "\t32 %2 = load_const 0\n\t32 %9 = fadd %1, %2\n", "\t32 %9 = mov %1\n", "x + 0.0 → x" },
+		{ "\t32 %2 = load_const 0\n\t32 %9 = fmul %1, %2\n", "\t32 %9 = load_const 0\n",
+		  "x * 0.0 → 0.0" },
+		{ "\t32 %9 = fsub %1, %1\n", "\t32 %9 = load_const 0\n", "x - x → 0.0" },
+		{ "\t1 %2 = feq %1, %1\n\t32 %9 = b2i32 %2\n", "\t32 %9 = load_const 1\n",
+		  "feq(x, x) → true" },
+		{ "\t32 %2 = load_const 0x3f800000\n\t1 %3 = flt %1, %2\n\t1 %4 = inot %3\n"
+		  "\t32 %9 = b2i32 %4\n",
+		  "\t32 %2 = load_const 0x3f800000\n\t1 %3 = fge %1, %2\n\t32 %9 = b2i32 %3\n",
+		  "!(x < 1) → x >= 1" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		bool strict = equivalent(cases[i].before, cases[i].after, NULL, &why, &st);
+		strbuf_reset(&why);
+		bool relax = equivalent(cases[i].before, cases[i].after, &relaxed, &why, &st);
+		if (!relax)
+			tap_diag("%s", why.buf);
+		strbuf_reset(&why);
+		ok(!strict && relax, "%s: wrong in IEEE, right under Vulkan's default float rules",
+		   cases[i].what);
+	}
+	ok(!equivalent("\t32 %2 = load_const 0x3f800000\n\t32 %9 = fadd %1, %2\n",
+		       "\t32 %9 = mov %1\n", &relaxed, &why, &st), "x + 1.0 → x is wrong anyway");
+	strbuf_reset(&why);
+	/* SignedZeroInfNanPreserve for 32-bit floats: no relaxation */
+	struct shader *a = parse_ir("shader fragment float_controls=szinp32\ninput 0 32 location=0 smooth\n"
+				    "output 0 32 location=0\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
+				    "\t32 %1 = @load_input %0 base=0 component=0\n\t32 %2 = fadd %1, %0\n"
+				    "\t@store_output %2, %0 base=0 component=0 write_mask=x\n}\n");
+	struct shader *b = parse_ir("shader fragment float_controls=szinp32\ninput 0 32 location=0 smooth\n"
+				    "output 0 32 location=0\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
+				    "\t32 %1 = @load_input %0 base=0 component=0\n"
+				    "\t@store_output %1, %0 base=0 component=0 write_mask=x\n}\n");
+	ok(!interp_check_equivalent(a, b, 100, &relaxed, &why),
+	   "… but not when the shader preserves signed zeros (szinp32)");
+	shader_free(a);
+	shader_free(b);
+	strbuf_release(&why);
+}
+
 static void test_check_equivalent(void)
 {
 	struct shader *a = fs("\t32 %9 = fneg %1\n"), *b = fs("\t32 %9 = fneg %1\n");
@@ -183,6 +231,7 @@ int main(void)
 	test_accepts();
 	test_rejects();
 	test_spirv_undef();
+	test_float_relaxed();
 	test_check_equivalent();
 	test_print();
 	return done_testing();

@@ -161,7 +161,7 @@ static void check_pass(struct shader *s, const char *printed, struct interp_base
 /* The loosest tolerance of the registry (for the default pipeline). */
 static struct interp_tolerance loosest(void)
 {
-	struct interp_tolerance t = { 0, 0, 0, false };
+	struct interp_tolerance t = { 0, 0, 0, false, false };
 	for (unsigned i = 0; i < num_registered_passes; i++) {
 		const struct interp_tolerance *p = &pass_registry[i].tolerance;
 		if (p->rel > t.rel)
@@ -171,6 +171,7 @@ static struct interp_tolerance loosest(void)
 		if (p->ulp > t.ulp)
 			t.ulp = p->ulp;
 		t.spirv_undef |= p->spirv_undef;
+		t.float_relaxed |= p->float_relaxed;
 	}
 	return t;
 }
