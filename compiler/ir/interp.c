@@ -265,23 +265,39 @@ static bool nan_or_inf(uint64_t v, unsigned bits)
 	return isnan(d) || isinf(d);
 }
 
-/* interp_options.float_relaxed: poison where a float operand or the result
- * is NaN or infinite, for float sizes the shader does not preserve. */
-static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu,
+/* A float of a relaxed size that is ±0: its sign is not known. */
+static bool relaxed_zero(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
+{
+	unsigned bits = d->bit_size;
+	return (*itag(c, d, l) >> (k + TAGW_FLOAT_SHIFT) & 1) &&
+	       (c->relaxed_bits & ir_bits_mask(bits)) && !(ival(c, d, l)[k] << (65 - bits));
+}
+
+/*
+ * interp_options.float_relaxed: poison where a float operand or the result
+ * is NaN or infinite, for float sizes the shader does not preserve; and
+ * where an integer operation reads the bits of a float ±0 of such a size
+ * (its sign may be either).  Moves (mov, vecN, bcsel) keep the float.
+ */
+static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu, unsigned l,
 			       const uint64_t *const *srcs, const uint64_t *dst)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	unsigned ub = alu_instr_bit_size(alu), nc = alu->def.num_components;
+	bool moves = alu->op == OP_mov || alu->op == OP_bcsel || is_vec(alu->op);
 	uint32_t poison = 0;
 	bool any_input = false;
 	for (unsigned i = 0; i < info->num_inputs; i++) {
-		if (alu_type_base(info->input_types[i]) != BASE_float)
-			continue;
+		bool is_float = alu_type_base(info->input_types[i]) == BASE_float;
 		unsigned bits = alu_type_bits(info->input_types[i]) ? alu_type_bits(info->input_types[i]) : ub;
-		if (!(c->relaxed_bits & ir_bits_mask(bits)))
+		if (is_float && !(c->relaxed_bits & ir_bits_mask(bits)))
+			continue;
+		if (!is_float && moves)
 			continue;
 		for (unsigned j = 0; j < alu_src_components(alu, i); j++) {
-			if (!nan_or_inf(srcs[i][alu->src[i].swizzle[j]], bits))
+			unsigned sc = alu->src[i].swizzle[j];
+			if (is_float ? !nan_or_inf(srcs[i][sc], bits)
+				     : !relaxed_zero(c, alu->src[i].src.ssa, l, sc))
 				continue;
 			if (info->output_size)
 				any_input = true;
@@ -312,7 +328,7 @@ static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *
 		if (c->spirv_undef)
 			*itag(c, &alu->def, l) |= spirv_undef_poison(alu, srcs);
 		if (c->relaxed_bits)
-			*itag(c, &alu->def, l) |= relaxed_poison(c, alu, srcs, ival(c, &alu->def, l));
+			*itag(c, &alu->def, l) |= relaxed_poison(c, alu, l, srcs, ival(c, &alu->def, l));
 	}
 }
 

@@ -168,6 +168,9 @@ static void test_float_relaxed(void)
 		  "\t32 %9 = b2i32 %4\n",
 		  "\t32 %2 = load_const 0x3f800000\n\t1 %3 = fge %1, %2\n\t32 %9 = b2i32 %3\n",
 		  "!(x < 1) → x >= 1" },
+		{ "\t32 %2 = load_const 0\n\t32 %3 = load_const 3\n\t32 %4 = fmul %1, %2\n"
+		  "\t32 %9 = iadd %4, %3\n", "\t32 %9 = load_const 3\n",
+		  "the bits of x * 0.0 read as an integer (the sign of zero is open)" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		bool strict = equivalent(cases[i].before, cases[i].after, NULL, &why, &st);
