@@ -134,12 +134,17 @@ static uint64_t float_bits(double v, unsigned bits)
 
 static uint32_t src_poison(struct ictx *c, const struct alu_src *s, unsigned l)
 {
-	return *itag(c, s->src.ssa, l) & TAGW_POISON_ALL;
+	return (uint32_t)(*itag(c, s->src.ssa, l) & TAGW_POISON_ALL);
 }
 
 static uint32_t src_floats(struct ictx *c, const struct alu_src *s, unsigned l)
 {
-	return *itag(c, s->src.ssa, l) >> TAGW_FLOAT_SHIFT;
+	return (uint32_t)(*itag(c, s->src.ssa, l) >> TAGW_FLOAT_SHIFT & 0xffff);
+}
+
+static uint32_t src_strict(struct ictx *c, const struct alu_src *s, unsigned l)
+{
+	return (uint32_t)(*itag(c, s->src.ssa, l) >> TAGW_STRICT_SHIFT & 0xffff);
 }
 
 static bool is_vec(enum alu_op op)
@@ -149,13 +154,14 @@ static bool is_vec(enum alu_op op)
 
 /* Tags of an ALU result: a component is poison when a source component
  * it reads is (bcsel: the condition or the selected source only); it is a
- * float when the op makes a float or moves one (mov, vecN, bcsel). */
-static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
+ * float when the op makes a float or moves one (mov, vecN, bcsel), strict
+ * when an exact op makes it or a move moves a strict one. */
+static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	unsigned nc = alu->def.num_components;
 	bool out_float = alu_type_base(info->output_type) == BASE_float;
-	uint32_t poison = 0, flt = 0;
+	uint32_t poison = 0, flt = 0, strict = 0;
 
 	if (alu->op == OP_bcsel) {
 		const uint64_t *cond = ival(c, alu->src[0].src.ssa, l);
@@ -166,6 +172,7 @@ static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l
 				     (src_poison(c, s, l) >> s->swizzle[k]);
 			poison |= (p & 1) << k;
 			flt |= ((src_floats(c, s, l) >> s->swizzle[k]) & 1) << k;
+			strict |= ((src_strict(c, s, l) >> s->swizzle[k]) & 1) << k;
 		}
 	} else if (!info->output_size) {
 		for (unsigned k = 0; k < nc; k++) {
@@ -179,10 +186,12 @@ static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l
 					poison |= ((p >> s->swizzle[k]) & 1) << k;
 				}
 			}
-			if (out_float)
+			if (out_float) {
 				flt |= 1u << k;
-			else if (alu->op == OP_mov)
+			} else if (alu->op == OP_mov) {
 				flt |= ((src_floats(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
+				strict |= ((src_strict(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
+			}
 		}
 	} else if (is_vec(alu->op)) {
 		/* vecN: component k is source k */
@@ -190,6 +199,7 @@ static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l
 			const struct alu_src *s = &alu->src[k];
 			poison |= ((src_poison(c, s, l) >> s->swizzle[0]) & 1) << k;
 			flt |= ((src_floats(c, s, l) >> s->swizzle[0]) & 1) << k;
+			strict |= ((src_strict(c, s, l) >> s->swizzle[0]) & 1) << k;
 		}
 	} else {
 		bool any = false;
@@ -199,7 +209,9 @@ static uint32_t alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l
 		poison = any ? (1u << nc) - 1 : 0;
 		flt = out_float ? (1u << nc) - 1 : 0;
 	}
-	return poison | flt << TAGW_FLOAT_SHIFT;
+	if (alu->exact && out_float)
+		strict = flt;
+	return poison | (tagword)flt << TAGW_FLOAT_SHIFT | (tagword)(strict & flt) << TAGW_STRICT_SHIFT;
 }
 
 /* Whether SPIR-V (or GLSL.std.450) leaves the result of a per-component op
@@ -265,11 +277,13 @@ static bool nan_or_inf(uint64_t v, unsigned bits)
 	return isnan(d) || isinf(d);
 }
 
-/* A float of a relaxed size that is ±0: its sign is not known. */
+/* A float of a relaxed size that is ±0, not from an exact op: its sign is
+ * not known. */
 static bool relaxed_zero(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
 {
 	unsigned bits = d->bit_size;
-	return (*itag(c, d, l) >> (k + TAGW_FLOAT_SHIFT) & 1) &&
+	tagword t = *itag(c, d, l);
+	return (t >> (k + TAGW_FLOAT_SHIFT) & 1) && !(t >> (k + TAGW_STRICT_SHIFT) & 1) &&
 	       (c->relaxed_bits & ir_bits_mask(bits)) && !(ival(c, d, l)[k] << (65 - bits));
 }
 
@@ -290,7 +304,7 @@ static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu, unsi
 	for (unsigned i = 0; i < info->num_inputs; i++) {
 		bool is_float = alu_type_base(info->input_types[i]) == BASE_float;
 		unsigned bits = alu_type_bits(info->input_types[i]) ? alu_type_bits(info->input_types[i]) : ub;
-		if (is_float && !(c->relaxed_bits & ir_bits_mask(bits)))
+		if (is_float && (alu->exact || !(c->relaxed_bits & ir_bits_mask(bits))))
 			continue;
 		if (!is_float && moves)
 			continue;
@@ -308,7 +322,8 @@ static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu, unsi
 	if (any_input)
 		poison = (1u << nc) - 1;
 	unsigned obits = alu->def.bit_size;
-	if (alu_type_base(info->output_type) == BASE_float && (c->relaxed_bits & ir_bits_mask(obits)))
+	if (alu_type_base(info->output_type) == BASE_float && !alu->exact &&
+	    (c->relaxed_bits & ir_bits_mask(obits)))
 		for (unsigned k = 0; k < nc; k++)
 			if (nan_or_inf(dst[k], obits))
 				poison |= 1u << k;
@@ -417,8 +432,7 @@ static void exec_load_output(struct ictx *c, struct intrinsic_instr *intr, const
 			}
 			size_t x = interp_io_index(at.d, o->lanes, o->vertices, l, at.vertex, at.slot,
 						   at.comp + k);
-			iput(c, &intr->def, l, k, o->vals[x], o->tags[x] & INTERP_TAG_POISON,
-			    o->tags[x] & INTERP_TAG_FLOAT);
+			iput_mem(c, &intr->def, l, k, o->vals[x], o->tags[x]);
 		}
 	}
 }
@@ -438,15 +452,13 @@ static void exec_store_output(struct ictx *c, struct intrinsic_instr *intr, cons
 					 bad ? "undefined" : "out-of-range", l);
 			return;
 		}
-		uint32_t t = *itag(c, v, l);
 		for (unsigned k = 0; k < intr->num_components; k++) {
 			if (!(mask >> k & 1))
 				continue;
 			size_t x = interp_io_index(at.d, o->lanes, o->vertices, l, at.vertex, at.slot,
 						   at.comp + k);
 			o->vals[x] = ival(c, v, l)[k];
-			o->tags[x] = interp_mem_tag(t >> k & 1, t >> (k + TAGW_FLOAT_SHIFT) & 1,
-						    v->bit_size);
+			o->tags[x] = itag_mem(c, v, l, k);
 		}
 	}
 }
@@ -719,7 +731,7 @@ static void exec_phis(struct ictx *c, struct block *b, const struct lanes *ls)
 		return;
 	c->steps += nphis;
 	/* read every source first: phis of a block copy in parallel */
-	struct { uint64_t v[16]; uint32_t t; } *tmp = xmalloc(sizeof(*tmp) * nphis * ls->n);
+	struct { uint64_t v[16]; tagword t; } *tmp = xmalloc(sizeof(*tmp) * nphis * ls->n);
 	unsigned p = 0;
 	foreach_instr(i, b) {
 		if (i->type != INSTR_phi)
@@ -951,7 +963,7 @@ static void setup_values(struct ictx *c)
 		}
 	}
 	c->vals = arena_array(&c->arena, uint64_t, total + 1);
-	c->tags = arena_array(&c->arena, uint32_t, (size_t)(fn->ssa_alloc + 1) * c->nl);
+	c->tags = arena_array(&c->arena, tagword, (size_t)(fn->ssa_alloc + 1) * c->nl);
 }
 
 static void setup_outputs(struct ictx *c)

@@ -56,11 +56,12 @@ bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct inte
 }
 
 /* interp_float_equal(), with float_relaxed only for the sizes `s` does not
- * preserve. */
-static bool float_equal_in(const struct shader *s, uint64_t a, uint64_t b, unsigned bits,
-			   const struct interp_tolerance *tol)
+ * preserve and values `before` did not compute exactly (`tag` is theirs). */
+static bool float_equal_in(const struct shader *s, uint8_t tag, uint64_t a, uint64_t b,
+			   unsigned bits, const struct interp_tolerance *tol)
 {
-	if (tol && tol->float_relaxed && !(interp_relaxed_bits(s) & ir_bits_mask(bits))) {
+	if (tol && tol->float_relaxed &&
+	    (!(interp_relaxed_bits(s) & ir_bits_mask(bits)) || (tag & INTERP_TAG_STRICT))) {
 		struct interp_tolerance t = *tol;
 		t.float_relaxed = false;
 		return interp_float_equal(a, b, bits, &t);
@@ -112,7 +113,7 @@ static bool compare_output(const struct shader *s, const struct interp_result *b
 			continue;
 		bool is_float = tb & INTERP_TAG_FLOAT;
 		bool same = !(ta & INTERP_TAG_POISON) &&
-			    (is_float ? float_equal_in(s, ob->vals[x], oa->vals[x], d->bit_size, tol)
+			    (is_float ? float_equal_in(s, tb, ob->vals[x], oa->vals[x], d->bit_size, tol)
 			     : ob->vals[x] == oa->vals[x]);
 		if (same)
 			continue;
@@ -188,8 +189,8 @@ static bool compare_memory(const struct shader *s, const char *what, unsigned sl
 			bool poisoned = false;
 			for (unsigned k = 0; k < n; k++)
 				poisoned |= a->tags[at + k] & INTERP_TAG_POISON;
-			if (!poisoned && float_equal_in(s, read_le(b->data + at, n), read_le(a->data + at, n),
-							8 * n, tol)) {
+			if (!poisoned && float_equal_in(s, b->tags[at], read_le(b->data + at, n),
+							read_le(a->data + at, n), 8 * n, tol)) {
 				i = at + n - 1;
 				continue;
 			}
@@ -225,7 +226,7 @@ static bool compare_image(const struct shader *s, unsigned slot, const struct in
 			bool same = tb != 0xff && ta != 0xff && !(ta & INTERP_TAG_POISON);
 			if (same) {
 				unsigned n = tag_float_bytes(tb);
-				same = n ? float_equal_in(s, b->texels[x], a->texels[x], 8 * n, tol)
+				same = n ? float_equal_in(s, tb, b->texels[x], a->texels[x], 8 * n, tol)
 				       : b->texels[x] == a->texels[x];
 			}
 			if (same)

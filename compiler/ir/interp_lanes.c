@@ -25,8 +25,7 @@
 static void copy_comp(struct ictx *c, const struct ssa_def *def, unsigned to,
 		      const struct ssa_def *src, unsigned from, unsigned k)
 {
-	uint32_t t = *itag(c, src, from);
-	iput(c, def, to, k, ival(c, src, from)[k], t >> k & 1, t >> (k + TAGW_FLOAT_SHIFT) & 1);
+	iput_mem(c, def, to, k, ival(c, src, from)[k], itag_mem(c, src, from, k));
 }
 
 /* ---- derivatives ---- */

@@ -81,26 +81,28 @@ void interp_mem_finish(struct ictx *c)
 
 /* ---- bytes ---- */
 
-/* Read `bits` bits at `offset` of a region (tags NULL: defined, not float).
- * Out of bounds: 0, defined. */
-static void mem_read(const uint8_t *data, const uint8_t *tags, uint64_t size, uint64_t offset,
-		     unsigned bits, uint64_t *val, bool *poison, bool *is_float)
+/* Read `bits` bits at `offset` of a region (tags NULL: defined, not float);
+ * returns their tag: poison if a byte is, a float if every byte holds
+ * part of one of that size (strict if every byte is).  Out of bounds: 0,
+ * defined. */
+static uint8_t mem_read(const uint8_t *data, const uint8_t *tags, uint64_t size, uint64_t offset,
+			unsigned bits, uint64_t *val)
 {
 	unsigned n = bits / 8;
 	*val = 0;
-	*poison = *is_float = false;
 	if (offset > size || size - offset < n)
-		return;
-	uint8_t want = interp_mem_tag(false, true, bits);
-	bool flt = tags != NULL;
+		return 0;
+	uint8_t want = interp_mem_tag(false, true, bits), poison = 0;
+	bool flt = tags != NULL, strict = tags != NULL;
 	for (unsigned i = 0; i < n; i++) {
 		*val |= (uint64_t)data[offset + i] << (8 * i);
 		if (tags) {
-			*poison |= tags[offset + i] & INTERP_TAG_POISON;
+			poison |= tags[offset + i] & INTERP_TAG_POISON;
 			flt &= (tags[offset + i] & INTERP_TAG_FLOAT) == want;
+			strict &= (tags[offset + i] & INTERP_TAG_STRICT) != 0;
 		}
 	}
-	*is_float = flt;
+	return poison | (flt ? want | (strict ? INTERP_TAG_STRICT : 0) : 0);
 }
 
 static void mem_write(struct mem *m, uint64_t offset, unsigned bits, uint64_t val, uint8_t tag)
@@ -114,12 +116,6 @@ static void mem_write(struct mem *m, uint64_t offset, unsigned bits, uint64_t va
 	}
 }
 
-/* Component k of a value's tag, as a memory tag. */
-static uint8_t value_tag(struct ictx *c, const struct ssa_def *v, unsigned l, unsigned k)
-{
-	uint32_t t = *itag(c, v, l);
-	return interp_mem_tag(t >> k & 1, t >> (k + TAGW_FLOAT_SHIFT) & 1, v->bit_size);
-}
 
 /* Load every component of `def` from a region at byte `addr`. */
 static void load_vec(struct ictx *c, const struct ssa_def *def, unsigned l, const uint8_t *data,
@@ -128,9 +124,8 @@ static void load_vec(struct ictx *c, const struct ssa_def *def, unsigned l, cons
 	unsigned bytes = def->bit_size / 8;
 	for (unsigned k = 0; k < def->num_components; k++) {
 		uint64_t v;
-		bool p, f;
-		mem_read(data, tags, size, addr + (uint64_t)k * bytes, def->bit_size, &v, &p, &f);
-		iput(c, def, l, k, v, p, f);
+		uint8_t tag = mem_read(data, tags, size, addr + (uint64_t)k * bytes, def->bit_size, &v);
+		iput_mem(c, def, l, k, v, tag);
 	}
 }
 
@@ -141,7 +136,7 @@ static void store_vec(struct ictx *c, struct mem *m, const struct ssa_def *v, un
 	for (unsigned k = 0; k < v->num_components; k++)
 		if (mask >> k & 1)
 			mem_write(m, addr + (uint64_t)k * bytes, v->bit_size, ival(c, v, l)[k],
-				  value_tag(c, v, l, k));
+				  itag_mem(c, v, l, k));
 }
 
 /* ---- atomics ---- */
@@ -200,7 +195,6 @@ static void atomic_mem(struct ictx *c, struct intrinsic_instr *intr, unsigned l,
 	enum atomic_op op = (enum atomic_op)intrinsic_get(intr, INTR_IDX_atomic_op);
 	unsigned bits = intr->def.bit_size;
 	uint64_t old;
-	bool p, f;
 	if (c->lane[l].demoted) {
 		iput_poison(c, &intr->def, l);
 		return;
@@ -209,7 +203,7 @@ static void atomic_mem(struct ictx *c, struct intrinsic_instr *intr, unsigned l,
 		iput(c, &intr->def, l, 0, 0, false, false);
 		return;
 	}
-	mem_read(m->data, m->tags, m->size, addr, bits, &old, &p, &f);
+	bool p = mem_read(m->data, m->tags, m->size, addr, bits, &old) & INTERP_TAG_POISON;
 	uint64_t cmp = cmp_src ? isrc(c, intr, cmp_src, l) : 0;
 	uint64_t data = isrc(c, intr, data_src, l);
 	bool data_poison = ipoison(c, intr->src[data_src].ssa, l, 0) ||
@@ -399,8 +393,7 @@ static void exec_local(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 			if (undef || !in_range)
 				iput(c, &intr->def, l, k, 0, true, false);
 			else
-				iput(c, &intr->def, l, k, vals[k], tags[k] & INTERP_TAG_POISON,
-				    tags[k] & INTERP_TAG_FLOAT);
+				iput_mem(c, &intr->def, l, k, vals[k], tags[k]);
 		}
 		return;
 	}
@@ -415,7 +408,7 @@ static void exec_local(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		if (!(mask >> k & 1))
 			continue;
 		vals[k] = ival(c, v, l)[k];
-		tags[k] = value_tag(c, v, l, k);
+		tags[k] = itag_mem(c, v, l, k);
 	}
 }
 
@@ -556,7 +549,7 @@ static void exec_image_access(struct ictx *c, struct intrinsic_instr *intr, unsi
 			return;
 		const struct ssa_def *v = intr->src[3].ssa;
 		for (unsigned k = 0; k < v->num_components && k < 4; k++)
-			image_write(c, slot, texel, k, ival(c, v, l)[k], value_tag(c, v, l, k));
+			image_write(c, slot, texel, k, ival(c, v, l)[k], itag_mem(c, v, l, k));
 		return;
 	}
 	default: {		/* image_atomic, image_atomic_swap */

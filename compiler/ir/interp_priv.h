@@ -5,15 +5,18 @@
  *
  * Values: every SSA value has, per lane, num_components raw words in
  * c->vals and one tag word in c->tags: bits 0–15 say which components are
- * poison, bits 16–31 which were computed as floats.
+ * poison, bits 16–31 which were computed as floats, bits 32–47 which of
+ * those an `exact` instruction computed (float_relaxed leaves them alone).
  */
 #ifndef SHDB_IR_INTERP_PRIV_H
 #define SHDB_IR_INTERP_PRIV_H
 
 #include "compiler/ir/interp.h"
 
+typedef uint64_t tagword;
 #define TAGW_POISON_ALL 0xffffu
 #define TAGW_FLOAT_SHIFT 16
+#define TAGW_STRICT_SHIFT 32
 
 enum lane_state {
 	LS_RUNNING,
@@ -58,7 +61,7 @@ struct ictx {
 	struct lane *lane;
 	uint64_t *vals;
 	size_t *off;			/* by SSA index: first word in vals */
-	uint32_t *tags;			/* [index][lane] */
+	tagword *tags;			/* [index][lane] */
 
 	/* memory */
 	struct mem *ssbo;		/* res->ssbo, as struct mem */
@@ -78,12 +81,16 @@ struct ictx {
 	bool in_map_valid;
 };
 
+/* Memory tags for a value of `bits` bits (INTERP_TAG_FLOAT becomes a size
+ * code so that floats can be found again in memory). */
+uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits);
+
 static inline uint64_t *ival(struct ictx *c, const struct ssa_def *d, unsigned l)
 {
 	return c->vals + c->off[d->index] + (size_t)l * d->num_components;
 }
 
-static inline uint32_t *itag(struct ictx *c, const struct ssa_def *d, unsigned l)
+static inline tagword *itag(struct ictx *c, const struct ssa_def *d, unsigned l)
 {
 	return &c->tags[(size_t)d->index * c->nl + l];
 }
@@ -113,14 +120,38 @@ static inline int64_t isext(uint64_t v, unsigned bits)
 	return (int64_t)((v ^ sign) - sign);
 }
 
+/* The tag bits of component k. */
+static inline tagword itag_bits(unsigned k)
+{
+	return (tagword)1 << k | (tagword)1 << (k + TAGW_FLOAT_SHIFT) |
+	       (tagword)1 << (k + TAGW_STRICT_SHIFT);
+}
+
 /* Set component k of a value for lane l, with its tags. */
 static inline void iput(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k,
 			uint64_t v, bool poison, bool is_float)
 {
 	ival(c, d, l)[k] = v & imask(d->bit_size);
-	uint32_t *t = itag(c, d, l);
-	*t &= ~((1u << k) | (1u << (k + TAGW_FLOAT_SHIFT)));
-	*t |= (uint32_t)poison << k | (uint32_t)is_float << (k + TAGW_FLOAT_SHIFT);
+	tagword *t = itag(c, d, l);
+	*t &= ~itag_bits(k);
+	*t |= (tagword)poison << k | (tagword)is_float << (k + TAGW_FLOAT_SHIFT);
+}
+
+/* The same from a memory tag byte (INTERP_TAG_*). */
+static inline void iput_mem(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k,
+			    uint64_t v, uint8_t tag)
+{
+	iput(c, d, l, k, v, tag & INTERP_TAG_POISON, tag & INTERP_TAG_FLOAT);
+	if ((tag & INTERP_TAG_FLOAT) && (tag & INTERP_TAG_STRICT))
+		*itag(c, d, l) |= (tagword)1 << (k + TAGW_STRICT_SHIFT);
+}
+
+/* Component k's tags as a memory tag byte. */
+static inline uint8_t itag_mem(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
+{
+	tagword t = *itag(c, d, l);
+	return interp_mem_tag(t >> k & 1, t >> (k + TAGW_FLOAT_SHIFT) & 1, d->bit_size) |
+	       (t >> (k + TAGW_STRICT_SHIFT) & 1 ? INTERP_TAG_STRICT : 0);
 }
 
 static inline void iput_poison(struct ictx *c, const struct ssa_def *d, unsigned l)
@@ -140,9 +171,6 @@ static inline uint64_t isrc(struct ictx *c, const struct intrinsic_instr *intr, 
 PRINTF_LIKE(2, 3) void interp_undefined(struct ictx *c, const char *fmt, ...);
 PRINTF_LIKE(2, 3) void interp_error(struct ictx *c, const char *fmt, ...);
 
-/* Memory tags for a value of `bits` bits (INTERP_TAG_FLOAT becomes a size
- * code so that floats can be found again in memory). */
-uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits);
 
 /* interp_mem.c */
 void interp_mem_setup(struct ictx *c);

@@ -255,9 +255,9 @@ static void result(struct ictx *c, const struct tex_instr *tex, unsigned l, unsi
 	const struct ssa_def *d = &tex->def;
 	uint64_t v = is_float ? ir_float_to_bits(f, d->bit_size) : bits & imask(d->bit_size);
 	ival(c, d, l)[k] = v;
-	uint32_t *t = itag(c, d, l);
-	*t &= ~((1u << k) | (1u << (k + TAGW_FLOAT_SHIFT)));
-	*t |= (uint32_t)is_float << (k + TAGW_FLOAT_SHIFT);
+	tagword *t = itag(c, d, l);
+	*t &= ~itag_bits(k);
+	*t |= (tagword)is_float << (k + TAGW_FLOAT_SHIFT);
 }
 
 static void result_poison(struct ictx *c, const struct tex_instr *tex, unsigned l)

@@ -185,6 +185,14 @@ static void test_float_relaxed(void)
 	ok(!equivalent("\t32 %2 = load_const 0x3f800000\n\t32 %9 = fadd %1, %2\n",
 		       "\t32 %9 = mov %1\n", &relaxed, &why, &st), "x + 1.0 → x is wrong anyway");
 	strbuf_reset(&why);
+	ok(!equivalent("\t32 %2 = load_const 0\n\t32 %9 = fadd exact %1, %2\n",
+		       "\t32 %9 = mov %1\n", &relaxed, &why, &st),
+	   "an exact instruction keeps IEEE semantics (x + 0.0 → x is wrong)");
+	strbuf_reset(&why);
+	ok(!equivalent("\t32 %2 = load_const 0\n\t32 %3 = fadd exact %1, %2\n\t32 %9 = mov %3\n",
+		       "\t32 %9 = mov %1\n", &relaxed, &why, &st),
+	   "… also through a move");
+	strbuf_reset(&why);
 	/* SignedZeroInfNanPreserve for 32-bit floats: no relaxation */
 	struct shader *a = parse_ir("shader fragment float_controls=szinp32\ninput 0 32 location=0 smooth\n"
 				    "output 0 32 location=0\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
