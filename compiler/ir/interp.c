@@ -142,9 +142,9 @@ static uint32_t src_floats(struct ictx *c, const struct alu_src *s, unsigned l)
 	return (uint32_t)(*itag(c, s->src.ssa, l) >> TAGW_FLOAT_SHIFT & 0xffff);
 }
 
-static uint32_t src_strict(struct ictx *c, const struct alu_src *s, unsigned l)
+static uint32_t src_szero(struct ictx *c, const struct alu_src *s, unsigned l)
 {
-	return (uint32_t)(*itag(c, s->src.ssa, l) >> TAGW_STRICT_SHIFT & 0xffff);
+	return (uint32_t)(*itag(c, s->src.ssa, l) >> TAGW_SZERO_SHIFT & 0xffff);
 }
 
 static bool is_vec(enum alu_op op)
@@ -154,14 +154,14 @@ static bool is_vec(enum alu_op op)
 
 /* Tags of an ALU result: a component is poison when a source component
  * it reads is (bcsel: the condition or the selected source only); it is a
- * float when the op makes a float or moves one (mov, vecN, bcsel), strict
- * when an exact op makes it or a move moves a strict one. */
+ * float when the op makes a float or moves one (mov, vecN, bcsel); a move
+ * keeps the open sign of a zero (relaxed_tags() sets it). */
 static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	unsigned nc = alu->def.num_components;
 	bool out_float = alu_type_base(info->output_type) == BASE_float;
-	uint32_t poison = 0, flt = 0, strict = 0;
+	uint32_t poison = 0, flt = 0, szero = 0;
 
 	if (alu->op == OP_bcsel) {
 		const uint64_t *cond = ival(c, alu->src[0].src.ssa, l);
@@ -172,7 +172,7 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 				     (src_poison(c, s, l) >> s->swizzle[k]);
 			poison |= (p & 1) << k;
 			flt |= ((src_floats(c, s, l) >> s->swizzle[k]) & 1) << k;
-			strict |= ((src_strict(c, s, l) >> s->swizzle[k]) & 1) << k;
+			szero |= ((src_szero(c, s, l) >> s->swizzle[k]) & 1) << k;
 		}
 	} else if (!info->output_size) {
 		for (unsigned k = 0; k < nc; k++) {
@@ -190,7 +190,7 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 				flt |= 1u << k;
 			} else if (alu->op == OP_mov) {
 				flt |= ((src_floats(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
-				strict |= ((src_strict(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
+				szero |= ((src_szero(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
 			}
 		}
 	} else if (is_vec(alu->op)) {
@@ -199,7 +199,7 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 			const struct alu_src *s = &alu->src[k];
 			poison |= ((src_poison(c, s, l) >> s->swizzle[0]) & 1) << k;
 			flt |= ((src_floats(c, s, l) >> s->swizzle[0]) & 1) << k;
-			strict |= ((src_strict(c, s, l) >> s->swizzle[0]) & 1) << k;
+			szero |= ((src_szero(c, s, l) >> s->swizzle[0]) & 1) << k;
 		}
 	} else {
 		bool any = false;
@@ -209,9 +209,7 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 		poison = any ? (1u << nc) - 1 : 0;
 		flt = out_float ? (1u << nc) - 1 : 0;
 	}
-	if (alu->exact && out_float)
-		strict = flt;
-	return poison | (tagword)flt << TAGW_FLOAT_SHIFT | (tagword)(strict & flt) << TAGW_STRICT_SHIFT;
+	return poison | (tagword)flt << TAGW_FLOAT_SHIFT | (tagword)(szero & flt) << TAGW_SZERO_SHIFT;
 }
 
 /* Whether SPIR-V (or GLSL.std.450) leaves the result of a per-component op
@@ -277,57 +275,59 @@ static bool nan_or_inf(uint64_t v, unsigned bits)
 	return isnan(d) || isinf(d);
 }
 
-/* A float of a relaxed size that is ±0, not from an exact op: its sign is
- * not known. */
-static bool relaxed_zero(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
+/* Whether component k of a value is a float zero whose sign is open. */
+static bool szero_open(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
 {
-	unsigned bits = d->bit_size;
-	tagword t = *itag(c, d, l);
-	return (t >> (k + TAGW_FLOAT_SHIFT) & 1) && !(t >> (k + TAGW_STRICT_SHIFT) & 1) &&
-	       (c->relaxed_bits & ir_bits_mask(bits)) && !(ival(c, d, l)[k] << (65 - bits));
+	return *itag(c, d, l) >> (k + TAGW_SZERO_SHIFT) & 1;
+}
+
+static bool is_zero(uint64_t v, unsigned bits)
+{
+	return !(v << (65 - bits));	/* every bit but the sign */
 }
 
 /*
- * interp_options.float_relaxed: poison where a float operand or the result
- * is NaN or infinite, for float sizes the shader does not preserve; and
- * where an integer operation reads the bits of a float ±0 of such a size
- * (its sign may be either).  Moves (mov, vecN, bcsel) keep the float.
+ * interp_options.float_relaxed, for the float sizes the shader does not
+ * preserve: poison where a float operand or the result of a non-exact op
+ * is NaN or infinite, or where an integer operation (not a move: mov, vecN,
+ * bcsel) reads a float zero whose sign is open; and the sign of a zero
+ * result is open when the op is not exact or reads such a zero.
  */
-static uint32_t relaxed_poison(struct ictx *c, const struct alu_instr *alu, unsigned l,
-			       const uint64_t *const *srcs, const uint64_t *dst)
+static tagword relaxed_tags(struct ictx *c, const struct alu_instr *alu, unsigned l,
+			    const uint64_t *const *srcs, const uint64_t *dst)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	unsigned ub = alu_instr_bit_size(alu), nc = alu->def.num_components;
 	bool moves = alu->op == OP_mov || alu->op == OP_bcsel || is_vec(alu->op);
-	uint32_t poison = 0;
-	bool any_input = false;
+	uint32_t poison = 0, open_in = 0, szero = 0;
 	for (unsigned i = 0; i < info->num_inputs; i++) {
+		const struct ssa_def *d = alu->src[i].src.ssa;
 		bool is_float = alu_type_base(info->input_types[i]) == BASE_float;
 		unsigned bits = alu_type_bits(info->input_types[i]) ? alu_type_bits(info->input_types[i]) : ub;
-		if (is_float && (alu->exact || !(c->relaxed_bits & ir_bits_mask(bits))))
-			continue;
-		if (!is_float && moves)
-			continue;
 		for (unsigned j = 0; j < alu_src_components(alu, i); j++) {
 			unsigned sc = alu->src[i].swizzle[j];
-			if (is_float ? !nan_or_inf(srcs[i][sc], bits)
-				     : !relaxed_zero(c, alu->src[i].src.ssa, l, sc))
-				continue;
-			if (info->output_size)
-				any_input = true;
-			else
-				poison |= 1u << j;
+			uint32_t bit = info->output_size ? (1u << nc) - 1 : 1u << j;
+			if (is_float) {
+				if (!alu->exact && (c->relaxed_bits & ir_bits_mask(bits)) &&
+				    nan_or_inf(srcs[i][sc], bits))
+					poison |= bit;
+				if (szero_open(c, d, l, sc))
+					open_in |= bit;
+			} else if (!moves && szero_open(c, d, l, sc)) {
+				poison |= bit;
+			}
 		}
 	}
-	if (any_input)
-		poison = (1u << nc) - 1;
 	unsigned obits = alu->def.bit_size;
-	if (alu_type_base(info->output_type) == BASE_float && !alu->exact &&
-	    (c->relaxed_bits & ir_bits_mask(obits)))
-		for (unsigned k = 0; k < nc; k++)
-			if (nan_or_inf(dst[k], obits))
+	if (alu_type_base(info->output_type) == BASE_float && (c->relaxed_bits & ir_bits_mask(obits))) {
+		for (unsigned k = 0; k < nc; k++) {
+			if (!alu->exact && nan_or_inf(dst[k], obits))
 				poison |= 1u << k;
-	return poison;
+			if (is_zero(dst[k], obits) && (!alu->exact || (open_in >> k & 1)))
+				szero |= 1u << k;
+		}
+	}
+	return poison | (tagword)szero << TAGW_SZERO_SHIFT;
 }
 
 static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *ls)
@@ -343,7 +343,7 @@ static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *
 		if (c->spirv_undef)
 			*itag(c, &alu->def, l) |= spirv_undef_poison(alu, srcs);
 		if (c->relaxed_bits)
-			*itag(c, &alu->def, l) |= relaxed_poison(c, alu, l, srcs, ival(c, &alu->def, l));
+			*itag(c, &alu->def, l) |= relaxed_tags(c, alu, l, srcs, ival(c, &alu->def, l));
 	}
 }
 

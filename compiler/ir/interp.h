@@ -45,8 +45,8 @@ enum {
 	INTERP_TAG_F64 = 3 << 1,
 	INTERP_TAG_FLOAT = 3 << 1,	/* mask: any of the three */
 	INTERP_TAG_WRITTEN = 1 << 3,	/* memory: written by the run */
-	INTERP_TAG_STRICT = 1 << 4,	/* a float an `exact` instruction made:
-					 * float_relaxed does not apply to it */
+	INTERP_TAG_SZERO = 1 << 4,	/* a float zero whose sign float_relaxed
+					 * leaves open */
 };
 
 /* ------------------------------------------------------------------------

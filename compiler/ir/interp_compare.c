@@ -55,13 +55,13 @@ bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct inte
 	return (tol->abs > 0 && diff <= tol->abs) || (tol->rel > 0 && diff <= tol->rel * mag);
 }
 
-/* interp_float_equal(), with float_relaxed only for the sizes `s` does not
- * preserve and values `before` did not compute exactly (`tag` is theirs). */
+/* interp_float_equal(), with float_relaxed only for the zeros whose sign
+ * `before` left open (`tag` is its tag) in the sizes `s` does not preserve. */
 static bool float_equal_in(const struct shader *s, uint8_t tag, uint64_t a, uint64_t b,
 			   unsigned bits, const struct interp_tolerance *tol)
 {
 	if (tol && tol->float_relaxed &&
-	    (!(interp_relaxed_bits(s) & ir_bits_mask(bits)) || (tag & INTERP_TAG_STRICT))) {
+	    (!(interp_relaxed_bits(s) & ir_bits_mask(bits)) || !(tag & INTERP_TAG_SZERO))) {
 		struct interp_tolerance t = *tol;
 		t.float_relaxed = false;
 		return interp_float_equal(a, b, bits, &t);

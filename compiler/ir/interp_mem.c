@@ -83,7 +83,8 @@ void interp_mem_finish(struct ictx *c)
 
 /* Read `bits` bits at `offset` of a region (tags NULL: defined, not float);
  * returns their tag: poison if a byte is, a float if every byte holds
- * part of one of that size (strict if every byte is).  Out of bounds: 0,
+ * part of one of that size (with an open sign if every byte says so).  Out
+ * of bounds: 0,
  * defined. */
 static uint8_t mem_read(const uint8_t *data, const uint8_t *tags, uint64_t size, uint64_t offset,
 			unsigned bits, uint64_t *val)
@@ -93,16 +94,16 @@ static uint8_t mem_read(const uint8_t *data, const uint8_t *tags, uint64_t size,
 	if (offset > size || size - offset < n)
 		return 0;
 	uint8_t want = interp_mem_tag(false, true, bits), poison = 0;
-	bool flt = tags != NULL, strict = tags != NULL;
+	bool flt = tags != NULL, szero = tags != NULL;
 	for (unsigned i = 0; i < n; i++) {
 		*val |= (uint64_t)data[offset + i] << (8 * i);
 		if (tags) {
 			poison |= tags[offset + i] & INTERP_TAG_POISON;
 			flt &= (tags[offset + i] & INTERP_TAG_FLOAT) == want;
-			strict &= (tags[offset + i] & INTERP_TAG_STRICT) != 0;
+			szero &= (tags[offset + i] & INTERP_TAG_SZERO) != 0;
 		}
 	}
-	return poison | (flt ? want | (strict ? INTERP_TAG_STRICT : 0) : 0);
+	return poison | (flt ? want | (szero ? INTERP_TAG_SZERO : 0) : 0);
 }
 
 static void mem_write(struct mem *m, uint64_t offset, unsigned bits, uint64_t val, uint8_t tag)

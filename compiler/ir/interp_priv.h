@@ -5,8 +5,8 @@
  *
  * Values: every SSA value has, per lane, num_components raw words in
  * c->vals and one tag word in c->tags: bits 0–15 say which components are
- * poison, bits 16–31 which were computed as floats, bits 32–47 which of
- * those an `exact` instruction computed (float_relaxed leaves them alone).
+ * poison, bits 16–31 which were computed as floats, bits 32–47 which are
+ * float zeros whose sign float_relaxed leaves open.
  */
 #ifndef SHDB_IR_INTERP_PRIV_H
 #define SHDB_IR_INTERP_PRIV_H
@@ -16,7 +16,7 @@
 typedef uint64_t tagword;
 #define TAGW_POISON_ALL 0xffffu
 #define TAGW_FLOAT_SHIFT 16
-#define TAGW_STRICT_SHIFT 32
+#define TAGW_SZERO_SHIFT 32
 
 enum lane_state {
 	LS_RUNNING,
@@ -124,7 +124,7 @@ static inline int64_t isext(uint64_t v, unsigned bits)
 static inline tagword itag_bits(unsigned k)
 {
 	return (tagword)1 << k | (tagword)1 << (k + TAGW_FLOAT_SHIFT) |
-	       (tagword)1 << (k + TAGW_STRICT_SHIFT);
+	       (tagword)1 << (k + TAGW_SZERO_SHIFT);
 }
 
 /* Set component k of a value for lane l, with its tags. */
@@ -142,8 +142,8 @@ static inline void iput_mem(struct ictx *c, const struct ssa_def *d, unsigned l,
 			    uint64_t v, uint8_t tag)
 {
 	iput(c, d, l, k, v, tag & INTERP_TAG_POISON, tag & INTERP_TAG_FLOAT);
-	if ((tag & INTERP_TAG_FLOAT) && (tag & INTERP_TAG_STRICT))
-		*itag(c, d, l) |= (tagword)1 << (k + TAGW_STRICT_SHIFT);
+	if ((tag & INTERP_TAG_FLOAT) && (tag & INTERP_TAG_SZERO))
+		*itag(c, d, l) |= (tagword)1 << (k + TAGW_SZERO_SHIFT);
 }
 
 /* Component k's tags as a memory tag byte. */
@@ -151,7 +151,7 @@ static inline uint8_t itag_mem(struct ictx *c, const struct ssa_def *d, unsigned
 {
 	tagword t = *itag(c, d, l);
 	return interp_mem_tag(t >> k & 1, t >> (k + TAGW_FLOAT_SHIFT) & 1, d->bit_size) |
-	       (t >> (k + TAGW_STRICT_SHIFT) & 1 ? INTERP_TAG_STRICT : 0);
+	       (t >> (k + TAGW_SZERO_SHIFT) & 1 ? INTERP_TAG_SZERO : 0);
 }
 
 static inline void iput_poison(struct ictx *c, const struct ssa_def *d, unsigned l)

@@ -193,6 +193,12 @@ static void test_float_relaxed(void)
 		       "\t32 %9 = mov %1\n", &relaxed, &why, &st),
 	   "… also through a move");
 	strbuf_reset(&why);
+	ok(equivalent("\t32 %2 = load_const 0x3f800000\n\t32 %3 = fadd %1, %0\n"
+		      "\t32 %9 = fmul exact %3, %2\n",
+		      "\t32 %2 = load_const 0x3f800000\n\t32 %9 = fmul exact %1, %2\n",
+		      &relaxed, &why, &st),
+	   "an exact op on a zero whose sign a relaxed op left open leaves it open");
+	strbuf_reset(&why);
 	/* SignedZeroInfNanPreserve for 32-bit floats: no relaxation */
 	struct shader *a = parse_ir("shader fragment float_controls=szinp32\ninput 0 32 location=0 smooth\n"
 				    "output 0 32 location=0\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
