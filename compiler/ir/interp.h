@@ -15,10 +15,11 @@
  * 2×2 quad for fragment shaders, one workgroup for compute, the invocations
  * of one patch for tessellation control, 4 vertices for other stages.
  *
- * Every value carries two shadow bits per component: `poison` (undefined:
+ * Every value carries shadow bits per component: `poison` (undefined:
  * from `undef`, uninitialised memory, out-of-range local and I/O reads,
- * helper-lane reads …) and `float` (made by a float operation; only the
- * comparator reads it).  Results are raw bits with those tags.
+ * helper-lane reads …), `float` (made by a float operation; the comparator
+ * reads it) and, under float_relaxed, "a zero whose sign is open".  Results
+ * are raw bits with those tags (INTERP_TAG_*).
  *
  * Nothing here has mutable global state: each run owns its context.
  */
@@ -133,8 +134,9 @@ struct interp_options {
 	 * checking passes that may compute them differently. */
 	bool spirv_undef;
 	/* Vulkan's default float rules: for a bit size without
-	 * SignedZeroInfNanPreserve (float_controls szinpNN), an ALU op with a
-	 * NaN or infinite float operand or result gives poison. */
+	 * SignedZeroInfNanPreserve (float_controls szinpNN), a non-exact ALU op
+	 * with a NaN or infinite float operand or result gives poison, and the
+	 * sign of its zero results is open (INTERP_TAG_SZERO). */
 	bool float_relaxed;
 };
 
@@ -202,9 +204,10 @@ struct interp_result {
  * does not preserve (no float_controls szinpNN): float_relaxed's sizes. */
 unsigned interp_relaxed_bits(const struct shader *s);
 
-/* Run `s` on `in`.  Never fails: what the interpreter cannot run (an
- * intrinsic it does not know, inputs made for another shader) gives
- * INTERP_ERROR with a message.  A test runs every intrinsic of the table. */
+/* Run `s` (a valid shader: ir_validate()) on `in`.  Never fails: what the
+ * interpreter cannot run (an intrinsic it does not know, inputs made for
+ * another shader) gives INTERP_ERROR with a message.  A test runs every
+ * intrinsic of the table. */
 struct interp_result *interp_run(struct shader *s, const struct interp_inputs *in,
 				 const struct interp_options *opt);
 void interp_result_free(struct interp_result *r);
