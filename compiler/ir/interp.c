@@ -189,8 +189,9 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 			if (out_float) {
 				flt |= 1u << k;
 			} else if (alu->op == OP_mov) {
-				flt |= ((src_floats(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
-				szero |= ((src_szero(c, &alu->src[0], l) >> alu->src[0].swizzle[k]) & 1) << k;
+				unsigned sc = alu->src[0].swizzle[k];
+				flt |= ((src_floats(c, &alu->src[0], l) >> sc) & 1) << k;
+				szero |= ((src_szero(c, &alu->src[0], l) >> sc) & 1) << k;
 			}
 		}
 	} else if (is_vec(alu->op)) {
@@ -209,7 +210,8 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 		poison = any ? (1u << nc) - 1 : 0;
 		flt = out_float ? (1u << nc) - 1 : 0;
 	}
-	return poison | (tagword)flt << TAGW_FLOAT_SHIFT | (tagword)(szero & flt) << TAGW_SZERO_SHIFT;
+	return poison | (tagword)flt << TAGW_FLOAT_SHIFT |
+	       (tagword)(szero & flt) << TAGW_SZERO_SHIFT;
 }
 
 /* Whether SPIR-V (or GLSL.std.450) leaves the result of a per-component op
@@ -303,7 +305,9 @@ static tagword relaxed_tags(struct ictx *c, const struct alu_instr *alu, unsigne
 	for (unsigned i = 0; i < info->num_inputs; i++) {
 		const struct ssa_def *d = alu->src[i].src.ssa;
 		bool is_float = alu_type_base(info->input_types[i]) == BASE_float;
-		unsigned bits = alu_type_bits(info->input_types[i]) ? alu_type_bits(info->input_types[i]) : ub;
+		unsigned bits = alu_type_bits(info->input_types[i]);
+		if (!bits)
+			bits = ub;
 		for (unsigned j = 0; j < alu_src_components(alu, i); j++) {
 			unsigned sc = alu->src[i].swizzle[j];
 			uint32_t bit = info->output_size ? (1u << nc) - 1 : 1u << j;
@@ -319,7 +323,8 @@ static tagword relaxed_tags(struct ictx *c, const struct alu_instr *alu, unsigne
 		}
 	}
 	unsigned obits = alu->def.bit_size;
-	if (alu_type_base(info->output_type) == BASE_float && (c->relaxed_bits & ir_bits_mask(obits))) {
+	if (alu_type_base(info->output_type) == BASE_float &&
+	    (c->relaxed_bits & ir_bits_mask(obits))) {
 		for (unsigned k = 0; k < nc; k++) {
 			if (!alu->exact && nan_or_inf(dst[k], obits))
 				poison |= 1u << k;
@@ -343,7 +348,8 @@ static void exec_alu(struct ictx *c, struct alu_instr *alu, const struct lanes *
 		if (c->spirv_undef)
 			*itag(c, &alu->def, l) |= spirv_undef_poison(alu, srcs);
 		if (c->relaxed_bits)
-			*itag(c, &alu->def, l) |= relaxed_tags(c, alu, l, srcs, ival(c, &alu->def, l));
+			*itag(c, &alu->def, l) |= relaxed_tags(c, alu, l, srcs,
+							       ival(c, &alu->def, l));
 	}
 }
 
@@ -540,7 +546,9 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 		for (unsigned k = 0; k < 3; k++)
 			put_f32(c, intr, l, k, in->tess_coord[3 * l + k]);
 		return true;
-	case INTR_load_patch_vertices_in: put_u32(c, intr, l, 0, in->patch_vertices_in); return true;
+	case INTR_load_patch_vertices_in:
+		put_u32(c, intr, l, 0, in->patch_vertices_in);
+		return true;
 	case INTR_load_local_invocation_id:
 		local_id(c, l, id);
 		for (unsigned k = 0; k < 3; k++)
@@ -558,7 +566,8 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 	case INTR_load_global_invocation_id:
 		local_id(c, l, id);
 		for (unsigned k = 0; k < 3; k++)
-			put_u32(c, intr, l, k, (uint64_t)in->workgroup_id[k] * in->workgroup_size[k] + id[k]);
+			put_u32(c, intr, l, k,
+				(uint64_t)in->workgroup_id[k] * in->workgroup_size[k] + id[k]);
 		return true;
 	case INTR_load_workgroup_size:
 		for (unsigned k = 0; k < 3; k++)

@@ -261,19 +261,25 @@ static const struct interp_gs_event *nth_event(const struct interp_result *r, un
 	return NULL;
 }
 
+static const char *event_name(const struct interp_gs_event *e)
+{
+	return !e ? "none" : e->end_primitive ? "end_primitive" : "vertex";
+}
+
 static bool compare_gs(const struct shader *s, const struct interp_result *b,
 		       const struct interp_result *a, const struct interp_tolerance *tol,
 		       struct strbuf *why)
 {
 	for (unsigned lane = 0; lane < b->num_lanes; lane++) {
 		for (unsigned n = 0;; n++) {
-			const struct interp_gs_event *eb = nth_event(b, lane, n), *ea = nth_event(a, lane, n);
+			const struct interp_gs_event *eb = nth_event(b, lane, n);
+			const struct interp_gs_event *ea = nth_event(a, lane, n);
 			if (!eb && !ea)
 				break;
-			if (!eb || !ea || eb->end_primitive != ea->end_primitive || eb->stream != ea->stream) {
+			if (!eb || !ea || eb->end_primitive != ea->end_primitive ||
+			    eb->stream != ea->stream) {
 				strbuf_addf(why, "lane %u: geometry event %u differs (%s before, %s after)",
-					    lane, n, !eb ? "none" : eb->end_primitive ? "end_primitive" : "vertex",
-					    !ea ? "none" : ea->end_primitive ? "end_primitive" : "vertex");
+					    lane, n, event_name(eb), event_name(ea));
 				return false;
 			}
 			if (eb->end_primitive)
@@ -356,8 +362,10 @@ size_t interp_result_defined(const struct interp_result *r)
 		n += memory_defined(&r->ssbo[i]);
 	n += memory_defined(&r->global);
 	for (unsigned i = 0; i < r->num_images; i++)
-		for (size_t x = 0; r->image[i].written && x < (size_t)r->image[i].num_texels * 4; x++)
-			n += r->image[i].tags[x] != 0xff && !(r->image[i].tags[x] & INTERP_TAG_POISON);
+		for (size_t x = 0; r->image[i].written && x < (size_t)r->image[i].num_texels * 4; x++) {
+			uint8_t t = r->image[i].tags[x];
+			n += t != 0xff && !(t & INTERP_TAG_POISON);
+		}
 	for (unsigned e = 0; e < r->num_gs_events; e++)
 		for (unsigned o = 0; !r->gs_events[e].end_primitive && o < r->num_outputs; o++)
 			n += output_defined(r, &r->gs_events[e].outputs[o]);
@@ -591,7 +599,8 @@ void interp_inputs_print(const struct shader *s, const struct interp_inputs *in,
 		strbuf_addf(out, "texture %u: %ux%ux%u, %u layers, %u levels, %u samples\n", i,
 			    t->size[0], t->size[1], t->size[2], t->layers, t->levels, t->samples);
 	}
-	strbuf_addf(out, "workgroup id %u,%u,%u; vertex id from %u, instance %u, primitive %u; quad at %u,%u\n",
-		    in->workgroup_id[0], in->workgroup_id[1], in->workgroup_id[2], in->vertex_id_base,
-		    in->instance_id, in->primitive_id, 2 * in->quad_x, 2 * in->quad_y);
+	strbuf_addf(out, "workgroup id %u,%u,%u; vertex id from %u, instance %u, primitive %u; "
+		    "quad at %u,%u\n", in->workgroup_id[0], in->workgroup_id[1], in->workgroup_id[2],
+		    in->vertex_id_base, in->instance_id, in->primitive_id, 2 * in->quad_x,
+		    2 * in->quad_y);
 }

@@ -33,7 +33,8 @@ static void copy_comp(struct ictx *c, const struct ssa_def *def, unsigned to,
 static void exec_derivative(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls)
 {
 	const struct ssa_def *v = intr->src[0].ssa;
-	bool is_x = intr->op == INTR_ddx || intr->op == INTR_ddx_fine || intr->op == INTR_ddx_coarse;
+	bool is_x = intr->op == INTR_ddx || intr->op == INTR_ddx_fine ||
+		    intr->op == INTR_ddx_coarse;
 	bool coarse = intr->op == INTR_ddx_coarse || intr->op == INTR_ddy_coarse;
 	unsigned step = is_x ? 1 : 2;
 	for (unsigned i = 0; i < ls->n; i++) {
@@ -95,15 +96,17 @@ static void exec_interp(struct ictx *c, struct intrinsic_instr *intr, const stru
 			 ly = q + 2 < in->num_lanes ? q + 2 : q;
 		for (unsigned k = 0; k < intr->def.num_components; k++) {
 			unsigned ck = comp0 + k;
-			uint64_t raw = in->input[base][interp_input_index(in, d, l, 0, (unsigned)slot, ck)];
+			const uint64_t *vals = in->input[base];
+			uint64_t raw = vals[interp_input_index(in, d, l, 0, (unsigned)slot, ck)];
 			if (d->interp == INTERP_flat) {
 				iput(c, &intr->def, l, k, raw, false, false);
 				continue;
 			}
 			double v = ir_float_from_bits(raw, bits);
-			double v0 = ir_float_from_bits(in->input[base][interp_input_index(in, d, q, 0, (unsigned)slot, ck)], bits);
-			double vx = ir_float_from_bits(in->input[base][interp_input_index(in, d, lx, 0, (unsigned)slot, ck)], bits);
-			double vy = ir_float_from_bits(in->input[base][interp_input_index(in, d, ly, 0, (unsigned)slot, ck)], bits);
+			unsigned sl = (unsigned)slot;
+			double v0 = ir_float_from_bits(vals[interp_input_index(in, d, q, 0, sl, ck)], bits);
+			double vx = ir_float_from_bits(vals[interp_input_index(in, d, lx, 0, sl, ck)], bits);
+			double vy = ir_float_from_bits(vals[interp_input_index(in, d, ly, 0, sl, ck)], bits);
 			double r = v + (vx - v0) * ox + (vy - v0) * oy;
 			iput(c, &intr->def, l, k, ir_float_to_bits(r, bits), false, true);
 		}
@@ -227,12 +230,14 @@ static void exec_ballot_op(struct ictx *c, struct intrinsic_instr *intr, const s
 		case INTR_ballot_find_lsb:
 			ballot_clip(&lo, &hi, sg.size);
 			poison |= !lo && !hi;
-			r = lo ? (uint64_t)__builtin_ctzll(lo) : hi ? 64 + (uint64_t)__builtin_ctzll(hi) : 0;
+			r = lo ? (uint64_t)__builtin_ctzll(lo)
+			       : hi ? 64 + (uint64_t)__builtin_ctzll(hi) : 0;
 			break;
 		default:	/* ballot_find_msb */
 			ballot_clip(&lo, &hi, sg.size);
 			poison |= !lo && !hi;
-			r = hi ? 127 - (uint64_t)__builtin_clzll(hi) : lo ? 63 - (uint64_t)__builtin_clzll(lo) : 0;
+			r = hi ? 127 - (uint64_t)__builtin_clzll(hi)
+			       : lo ? 63 - (uint64_t)__builtin_clzll(lo) : 0;
 			break;
 		}
 		iput(c, &intr->def, l, 0, r, poison, false);

@@ -293,7 +293,8 @@ static uint64_t int_src(struct ictx *c, const struct tex_instr *tex, enum tex_sr
 static const struct interp_texture *texture_of(struct ictx *c, const struct tex_instr *tex,
 					       unsigned l, unsigned *slot)
 {
-	uint64_t s = (uint64_t)tex->texture_index + (uint32_t)int_src(c, tex, TEX_SRC_texture_offset, l, 0);
+	uint64_t s = (uint64_t)tex->texture_index +
+		     (uint32_t)int_src(c, tex, TEX_SRC_texture_offset, l, 0);
 	if (s >= c->in->num_textures)
 		return NULL;
 	*slot = (unsigned)s;
@@ -349,7 +350,8 @@ static void exec_fetch(struct ictx *c, const struct tex_instr *tex, unsigned l, 
 	lk->layer = (unsigned)layer;
 	lk->sample = tex->op == TEX_OP_txf_ms ? (unsigned)sample : 0;
 	for (unsigned k = 0; k < tex->def.num_components; k++) {
-		uint64_t h = interp_texel_hash(t, lk->slot, (unsigned)level, xyz, lk->layer, lk->sample, k);
+		uint64_t h = interp_texel_hash(t, lk->slot, (unsigned)level, xyz, lk->layer,
+					       lk->sample, k);
 		bool sparse_code = tex->is_sparse && k == tex->def.num_components - 1u;
 		if (sparse_code)
 			result(c, tex, l, k, 0, 0, false);
