@@ -214,8 +214,18 @@ static tagword alu_tags(struct ictx *c, const struct alu_instr *alu, unsigned l)
 	       (tagword)(szero & flt) << TAGW_SZERO_SHIFT;
 }
 
-/* Whether SPIR-V (or GLSL.std.450) leaves the result of a per-component op
- * undefined on these operands (raw bits; `bits` is the unsized size). */
+/* Vulkan gives division its precision only for divisors with a magnitude
+ * in [2^-126, 2^126] (f16: 2^±14, f64: 2^±1022); outside, any result. */
+static bool divisor_in_range(double y, unsigned bits)
+{
+	int e = bits == 16 ? 14 : bits == 32 ? 126 : 1022;
+	double m = fabs(y);
+	return m >= ldexp(1.0, -e) && m <= ldexp(1.0, e);
+}
+
+/* Whether SPIR-V (or GLSL.std.450, or Vulkan's precision rules) leaves the
+ * result of a per-component op undefined on these operands (raw bits;
+ * `bits` is the unsized size). */
 static bool spirv_undefined(enum alu_op op, unsigned bits, const uint64_t *v)
 {
 	const struct alu_op_info *info = &alu_op_infos[op];
@@ -247,7 +257,10 @@ static bool spirv_undefined(enum alu_op op, unsigned bits, const uint64_t *v)
 	case OP_fpow: return x < 0 || (x == 0 && y <= 0);
 	case OP_flog2: case OP_frsq: return x <= 0;
 	case OP_fsqrt: return x < 0;
-	case OP_fmod: case OP_frem: return y == 0;
+	case OP_fmod: case OP_frem:
+		return y == 0 || !divisor_in_range(y, bits);
+	case OP_fdiv:
+		return y != 0 && !divisor_in_range(y, bits);
 	case OP_fmin: case OP_fmax:
 		return isnan(x) || isnan(y) || (x == 0 && y == 0 && signbit(x) != signbit(y));
 	default: return false;
