@@ -257,8 +257,13 @@ static bool spirv_undefined(enum alu_op op, unsigned bits, const uint64_t *v)
 	case OP_fpow: return x < 0 || (x == 0 && y <= 0);
 	case OP_flog2: case OP_frsq: return x <= 0;
 	case OP_fsqrt: return x < 0;
-	case OP_fmod: case OP_frem:
-		return y == 0 || !divisor_in_range(y, bits);
+	case OP_fmod: case OP_frem: {
+		/* precision inherited from x - y * floor(x / y): none once the
+		 * quotient overflows or has no fraction bits left */
+		int m = bits == 16 ? 11 : bits == 32 ? 24 : 53;
+		double q = fabs(x / y);
+		return y == 0 || !divisor_in_range(y, bits) || !(q < ldexp(1.0, m));
+	}
 	case OP_fdiv:
 		return y != 0 && !divisor_in_range(y, bits);
 	case OP_fmin: case OP_fmax:
