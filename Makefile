@@ -26,7 +26,7 @@ BUILD      := build
 OPT        := -O2
 endif
 
-PKGS       := glslang SPIRV-Tools jansson libpcre2-8
+PKGS       := glslang SPIRV-Tools jansson libpcre2-8 zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
