@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compiler/cli/cli.h"
+#include "compiler/opt/opt.h"
 #include "compiler/util/error.h"
 #include "runner/run.h"
 
@@ -38,10 +39,13 @@ static const char usage[] =
 	"  --compiler-preset P   read CMD's output as Mesa shader-db lines (P: ir3)\n"
 	"  --stat-pattern REGEX  statistics from the named groups of REGEX's matches\n"
 	"                        in CMD's output (repeatable)\n"
+	"  --passes LIST         optimisation pipeline, as for shdb compile ('none' or names)\n"
 	"  --max-jobs-per-worker N  a fresh worker process after N files (default 1000)\n"
 	"Output:\n"
 	"  -o, --output DIR      the run folder (required)\n"
 	"  --label NAME          the run's name in reports (default: DIR's name)\n"
+	"  --keep-asm            keep each result's disassembly in DIR/asm.pack (with\n"
+	"                        --compiler: the command's output), for shdb report\n"
 	"  --resume              continue the interrupted run in DIR\n"
 	"  --force               replace a run that is in DIR\n"
 	"  --merge               merge the run folders given as inputs (shards) into DIR\n"
@@ -55,7 +59,8 @@ static const char usage[] =
 enum {
 	OPT_MANIFEST = 256, OPT_INCLUDE, OPT_EXCLUDE, OPT_SHARD, OPT_STAGE, OPT_GLSL_MODE,
 	OPT_TIMEOUT, OPT_COMPILER, OPT_PRESET, OPT_STAT_PATTERN, OPT_PER_WORKER, OPT_LABEL,
-	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS,
+	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS, OPT_KEEP_ASM,
+	OPT_PASSES,
 };
 
 static void parse_shard(struct run_config *c, const char *arg)
@@ -118,6 +123,8 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		{ "max-jobs-per-worker", required_argument, NULL, OPT_PER_WORKER },
 		{ "output", required_argument, NULL, 'o' },
 		{ "label", required_argument, NULL, OPT_LABEL },
+		{ "keep-asm", no_argument, NULL, OPT_KEEP_ASM },
+		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "merge", no_argument, NULL, OPT_MERGE },
@@ -158,6 +165,8 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 			break;
 		case 'o': c->out_dir = optarg; break;
 		case OPT_LABEL: c->label = optarg; break;
+		case OPT_KEEP_ASM: c->keep_asm = true; break;
+		case OPT_PASSES: c->opts.passes = optarg; break;
 		case OPT_RESUME: c->resume = true; break;
 		case OPT_FORCE: c->force = true; break;
 		case OPT_MERGE: c->merge = true; break;
@@ -184,6 +193,12 @@ static void check_options(struct run_config *c)
 		die("--merge and --resume do not go together");
 	if ((c->compiler_preset || c->stat_patterns.len) && !c->compiler)
 		die("--compiler-preset and --stat-pattern need --compiler");
+	if (c->opts.passes && c->compiler)
+		die("--passes is for shdb's own compiler, not --compiler");
+	struct strbuf err = STRBUF_INIT;
+	if (!pipeline_check_names(c->opts.passes, NULL, &err))
+		die("%s", err.buf);
+	strbuf_release(&err);
 	for (size_t i = 0; i < c->include.len; i++)
 		array_push(&c->filter.include, compile_or_die(c->include.data[i], "--include"));
 	for (size_t i = 0; i < c->exclude.len; i++)

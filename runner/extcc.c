@@ -422,8 +422,11 @@ void extcc_run(const struct extcc *x, const struct extcc_file *f,
 			fail(out, f, RESULT_OK, NULL);
 	}
 	uint64_t elapsed = now_us() - start;
-	for (size_t i = first; i < out->results.len; i++)
+	for (size_t i = first; i < out->results.len; i++) {
 		out->results.data[i].time_us = elapsed;
+		if (x->keep_output && status >= 0)
+			out->results.data[i].disasm = xstrndup(text.buf, text.len);
+	}
 	progress->phase = NULL;
 	strbuf_release(&cmd);
 	strbuf_release(&text);

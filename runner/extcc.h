@@ -25,7 +25,8 @@
  * command killed by signal N) → crash; another non-zero exit → error (message: the
  * first output line that mentions "error", else the first line); exit 0 → ok,
  * unless patterns were given and none matched (error: "no statistics in the
- * output").
+ * output").  With keep_output (--keep-asm) every result of the run carries the
+ * whole output as its disassembly.
  */
 #ifndef SHDB_RUNNER_EXTCC_H
 #define SHDB_RUNNER_EXTCC_H
@@ -42,6 +43,7 @@ struct extcc {
 	bool ir3;			/* --compiler-preset=ir3 */
 	ARRAY(pcre2_code *) patterns;	/* --stat-pattern */
 	pcre2_code *ir3_line, *ir3_item;
+	bool keep_output;		/* --keep-asm: the output is each result's disasm */
 };
 
 /* What one run of the command is about. */

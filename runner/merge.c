@@ -8,6 +8,10 @@
  * records at a time: OUT/stats.jsonl is then byte for byte the file one run
  * over the whole corpus writes (time_us apart).  Memory: one line per input.
  * A path found in two inputs is an error (overlapping shards).
+ *
+ * Runs made with --keep-asm: OUT/asm.pack is the parts' packs one after the
+ * other (their whole entries), in the order given; readers index a pack by
+ * key, so its order does not matter.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +20,11 @@
 
 #include "compiler/cli/cli.h"
 #include "compiler/util/error.h"
+#include "compiler/util/file.h"
 #include "runner/run.h"
 #include "runner/rundir.h"
 #include "runner/tally.h"
+#include "stats/asm_pack.h"
 
 struct part {
 	const char *dir;
@@ -124,6 +130,46 @@ static int merge_records(struct part *p, size_t n, struct atomic_file *out, stru
 	return 0;
 }
 
+/* The entries of one part's pack (after its magic line) onto `out`. */
+static int copy_pack(const char *dir, struct atomic_file *out, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, data = STRBUF_INIT;
+	strbuf_addf(&path, "%s/%s", dir, ASM_PACK_FILE);
+	long long valid = asm_pack_valid_length(path.buf, err);
+	int ret = valid < 0 || read_file(path.buf, &data, err) < 0 ? -1 : 0;
+	size_t skip = strlen(ASM_PACK_MAGIC);
+	if (!ret && atomic_file_write(out, data.buf + skip, (size_t)valid - skip) < 0)
+		ret = -1;
+	strbuf_release(&path);
+	strbuf_release(&data);
+	return ret;
+}
+
+/* OUT/asm.pack from the parts' packs, when they kept their disassembly. */
+static int merge_packs(const struct run_config *c, struct part *p, size_t n, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct atomic_file out;
+	bool keep = json_is_true(json_object_get(json_object_get(p[0].run, "settings"), "keep_asm"));
+	strbuf_addf(&path, "%s/%s", c->out_dir, ASM_PACK_FILE);
+	int ret = 0;
+	if (!keep) {
+		unlink(path.buf);
+	} else if (atomic_file_open(&out, path.buf, err) < 0) {
+		ret = -1;
+	} else {
+		ret = atomic_file_write(&out, ASM_PACK_MAGIC, strlen(ASM_PACK_MAGIC));
+		for (size_t i = 0; i < n && !ret; i++)
+			ret = copy_pack(p[i].dir, &out, err);
+		if (ret < 0 || atomic_file_commit(&out, err) < 0) {
+			atomic_file_abort(&out);
+			ret = -1;
+		}
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
 static json_int_t sum(struct part *p, size_t n, const char *key)
 {
 	json_int_t s = 0;
@@ -206,6 +252,8 @@ int run_merge(struct run_config *c)
 		atomic_file_abort(&out);
 		ret = error("%s", err.buf);
 	}
+	if (!ret && merge_packs(c, p, n, &err) < 0)
+		ret = error("%s%s", err.buf, err.len ? "" : "cannot write the merged asm.pack");
 	if (!ret) {
 		json_t *o = merged_json(c, p, n, &t);
 		ret = rundir_write_json(c->out_dir, o, &err);

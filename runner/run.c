@@ -17,6 +17,10 @@
  * for the targets left, so one target's crash does not hide the others'
  * statistics.  A crash or hang before any target (front end) is one record
  * without a target, as a front-end error is.
+ *
+ * --keep-asm: a worker compresses each result's disassembly and sends it after
+ * the record; the writer appends it to DIR/asm.pack (stats/asm_pack.h) as it
+ * writes the record, so the pack follows stats.jsonl's order.
  */
 #include <errno.h>
 #include <limits.h>
@@ -37,6 +41,7 @@
 #include "runner/run.h"
 #include "runner/rundir.h"
 #include "runner/tally.h"
+#include "stats/asm_pack.h"
 
 #define WINDOW 4096
 #define WINDOW_BYTES ((size_t)64 << 20)
@@ -48,6 +53,8 @@ struct rec {
 	int target;		/* index in run.targets; -1: none */
 	size_t seq;		/* arrival, to keep the sort stable */
 	char *line;		/* the JSON record, without the newline */
+	char *zasm;		/* --keep-asm: the compressed disassembly, or NULL */
+	size_t zlen, asm_size;
 };
 
 struct slot {
@@ -79,6 +86,7 @@ struct run {
 
 	struct rundir dir;
 	struct strbuf wbuf;		/* lines to append to stats.jsonl */
+	struct strbuf abuf;		/* entries to append to asm.pack */
 	int io_errno;
 	struct tally tally;
 	struct progress progress;
@@ -140,6 +148,7 @@ static void job_options(const struct run *r, const struct job *j, struct compile
 	o->stage = j->stage;
 	o->entry = e && e->entry ? e->entry : g->entry;
 	o->glsl_mode = e && e->glsl_mode != GLSL_MODE_AUTO ? e->glsl_mode : g->glsl_mode;
+	o->passes = g->passes;
 	for (size_t i = 0; i < g->defines.len; i++)
 		array_push(&o->defines, g->defines.data[i]);
 	for (size_t i = 0; i < g->include_dirs.len; i++)
@@ -166,6 +175,7 @@ static void work_library(struct run *r, const struct job *j, uint64_t mask,
 			list[n++] = r->targets.data[i];
 	job_options(r, j, &o, a);
 	o.progress = progress;
+	o.want_disasm = r->cfg->keep_asm;
 	/* paths are relative to the input: messages then read the same wherever
 	 * the corpus lives (shards on other machines) */
 	if (fchdir(r->in.roots.data[j->root].dirfd) < 0) {
@@ -217,7 +227,8 @@ static int cmp_order(const void *a, const void *b)
 	return (x->i > y->i) - (x->i < y->i);
 }
 
-/* Reply: one line per result, "STAGE\tTARGET\tSTATUS\t{record}\n". */
+/* Reply: per result, "STAGE\tTARGET\tSTATUS\tZLEN\tSIZE\t{record}\n", then ZLEN
+ * bytes: the disassembly (SIZE bytes) compressed, when --keep-asm has one. */
 static void work(void *ctx, const struct pool_job *pj, struct compile_progress *progress,
 		 struct strbuf *reply)
 {
@@ -225,6 +236,7 @@ static void work(void *ctx, const struct pool_job *pj, struct compile_progress *
 	const struct job *j = &r->in.jobs.data[pj->index];
 	struct compile_output out;
 	struct arena a;
+	struct strbuf z = STRBUF_INIT;
 
 	compile_output_init(&out);
 	arena_init(&a);
@@ -240,10 +252,17 @@ static void work(void *ctx, const struct pool_job *pj, struct compile_progress *
 	qsort(ord, out.results.len, sizeof(*ord), cmp_order);
 	for (size_t k = 0; k < out.results.len; k++) {
 		const struct compile_result *res = &out.results.data[ord[k].i];
-		strbuf_addf(reply, "%d\t%d\t%d\t", ord[k].stage, ord[k].target, (int)res->status);
+		bool keep = r->cfg->keep_asm && res->disasm;
+		strbuf_reset(&z);
+		if (keep)
+			asm_pack_compress(res->disasm, strlen(res->disasm), &z);
+		strbuf_addf(reply, "%d\t%d\t%d\t%zu\t%zu\t", ord[k].stage, ord[k].target,
+			    (int)res->status, z.len, keep ? strlen(res->disasm) : 0);
 		record_append_json(reply, j->path, res, true);
 		strbuf_addch(reply, '\n');
+		strbuf_add(reply, z.buf, z.len);
 	}
+	strbuf_release(&z);
 	free(ord);
 	compile_output_release(&out);
 	arena_release(&a);
@@ -254,6 +273,9 @@ static void child_init(void *ctx)
 	struct run *r = ctx;
 	close(r->dir.fd);
 	r->dir.fd = -1;
+	if (r->dir.asm_fd >= 0)
+		close(r->dir.asm_fd);
+	r->dir.asm_fd = -1;
 }
 
 /* ---- the parent side: the window and the writer ------------------------- */
@@ -262,7 +284,10 @@ static void flush(struct run *r)
 {
 	if (r->wbuf.len && !r->io_errno && rundir_append(&r->dir, r->wbuf.buf, r->wbuf.len) < 0)
 		r->io_errno = errno ? errno : EIO;
+	if (r->abuf.len && !r->io_errno && rundir_append_asm(&r->dir, r->abuf.buf, r->abuf.len) < 0)
+		r->io_errno = errno ? errno : EIO;
 	strbuf_reset(&r->wbuf);
+	strbuf_reset(&r->abuf);
 }
 
 static int cmp_rec(const void *a, const void *b)
@@ -283,6 +308,15 @@ static void count_record(struct run *r, const char *line)
 	json_decref(rec);
 }
 
+/* The asm.pack entry of a record written. */
+static void add_asm(struct run *r, size_t job, const struct rec *rec)
+{
+	const struct target *t = rec->target >= 0 ? r->targets.data[rec->target] : NULL;
+	asm_pack_entry(&r->abuf, r->in.jobs.data[job].path, stage_name((enum shader_stage)rec->stage),
+		       t ? t->name : NULL, rec->asm_size, rec->zasm, rec->zlen);
+	free(rec->zasm);
+}
+
 /* Move the finished jobs at the head of the window to the output. */
 static void advance(struct run *r)
 {
@@ -296,6 +330,8 @@ static void advance(struct run *r)
 			strbuf_addstr(&r->wbuf, s->recs.data[i].line);
 			strbuf_addch(&r->wbuf, '\n');
 			free(s->recs.data[i].line);
+			if (s->recs.data[i].zasm)
+				add_asm(r, r->next_write, &s->recs.data[i]);
 		}
 		r->buffered -= s->bytes;
 		s->recs.len = 0;
@@ -303,17 +339,30 @@ static void advance(struct run *r)
 		s->done = false;
 		r->next_write++;
 	}
-	if (r->wbuf.len >= FLUSH_BYTES)
+	if (r->wbuf.len + r->abuf.len >= FLUSH_BYTES)
 		flush(r);
 }
 
-static void add_rec(struct run *r, size_t job, int stage, int target, char *line)
+static struct rec *add_rec(struct run *r, size_t job, int stage, int target, char *line)
 {
 	struct slot *s = slot_of(r, job);
 	size_t n = strlen(line) + 1;
-	array_push(&s->recs, (struct rec){ stage, target, s->recs.len, line });
+	array_push(&s->recs, (struct rec){ stage, target, s->recs.len, line, NULL, 0, 0 });
 	s->bytes += n;
 	r->buffered += n;
+	return &array_last(&s->recs);
+}
+
+/* The compressed disassembly that came with a record. */
+static void add_rec_asm(struct run *r, size_t job, struct rec *rec, const char *z, size_t zlen,
+			size_t size)
+{
+	rec->zasm = xmalloc(zlen);
+	memcpy(rec->zasm, z, zlen);
+	rec->zlen = zlen;
+	rec->asm_size = size;
+	slot_of(r, job)->bytes += zlen;
+	r->buffered += zlen;
 }
 
 static void finish(struct run *r, size_t job)
@@ -391,11 +440,17 @@ static void job_done(void *ctx, const struct pool_job *pj, const char *reply, si
 		int stage = (int)strtol(p, &q, 10);
 		int target = (int)strtol(q + 1, &q, 10);
 		int status = (int)strtol(q + 1, &q, 10);
+		size_t zlen = strtoul(q + 1, &q, 10);
+		size_t size = strtoul(q + 1, &q, 10);
 		q++;
-		add_rec(r, pj->index, stage, target, xstrndup(q, (size_t)(eol - q)));
+		struct rec *rec = add_rec(r, pj->index, stage, target, xstrndup(q, (size_t)(eol - q)));
 		if (status == RESULT_ERROR || status == RESULT_CRASH || status == RESULT_TIMEOUT)
 			r->failures++;
-		p = eol + 1;
+		if (zlen > (size_t)(end - eol - 1))
+			BUG("a worker's reply ends inside a disassembly");
+		if (zlen)
+			add_rec_asm(r, pj->index, rec, eol + 1, zlen, size);
+		p = eol + 1 + zlen;
 	}
 	r->inflight--;
 	finish(r, pj->index);
@@ -541,6 +596,11 @@ static json_t *settings_json(const struct run *r)
 			    string_array((char *const *)c->include_dirs_given.data,
 					 c->include_dirs_given.len));
 	json_object_set_new(s, "glsl_mode", json_string(modes[c->opts.glsl_mode]));
+	/* newer settings only when used, so older runs still resume */
+	if (c->opts.passes)
+		json_object_set_new(s, "passes", json_string(c->opts.passes));
+	if (c->keep_asm)
+		json_object_set_new(s, "keep_asm", json_true());
 	return s;
 }
 
@@ -687,13 +747,16 @@ static void release_run(struct run *r)
 {
 	if (r->ring)
 		for (size_t i = 0; i < WINDOW; i++) {
-			for (size_t k = 0; k < r->ring[i].recs.len; k++)
+			for (size_t k = 0; k < r->ring[i].recs.len; k++) {
 				free(r->ring[i].recs.data[k].line);
+				free(r->ring[i].recs.data[k].zasm);
+			}
 			array_free(&r->ring[i].recs);
 		}
 	free(r->ring);
 	array_free(&r->retry);
 	strbuf_release(&r->wbuf);
+	strbuf_release(&r->abuf);
 	tally_release(&r->tally);
 	rundir_close(&r->dir);
 	json_decref(r->settings);
@@ -724,6 +787,7 @@ static void setup(struct run *r, struct session *ses)
 			       c->stat_patterns.len, &err) < 0)
 			die("%s", err.buf);
 		r->external = true;
+		r->ext.keep_output = c->keep_asm;
 	}
 	setup_targets(r);
 	if (inputs_collect(&r->in, c->inputs.data, c->inputs.len, &c->filter,
@@ -761,6 +825,7 @@ static int open_dir(struct run *r, struct session *ses)
 		complete = check_resume(r, ses);
 
 	if (rundir_open(&r->dir, c->out_dir, mode, &err) < 0 ||
+	    rundir_open_asm(&r->dir, mode, c->keep_asm, &err) < 0 ||
 	    (mode == RUNDIR_RESUME &&
 	     rundir_scan(&r->dir, &r->tally, complete, &redo_from, &err) < 0)) {
 		error("%s", err.buf);
@@ -821,7 +886,7 @@ static int finish_run(struct run *r, const struct session *ses, int pool_ret)
 
 int run_corpus(struct run_config *cfg)
 {
-	struct run r = { .cfg = cfg, .wbuf = STRBUF_INIT };
+	struct run r = { .cfg = cfg, .wbuf = STRBUF_INIT, .abuf = STRBUF_INIT };
 	struct session ses = { 0 };
 	int ret;
 

@@ -32,6 +32,7 @@ struct run_config {
 	const char *out_dir;
 	const char *label;
 	bool resume, force, merge, fail_on_error, quiet, no_progress;
+	bool keep_asm;			/* --keep-asm: DIR/asm.pack (stats/asm_pack.h) */
 
 	int argc;
 	char **argv;

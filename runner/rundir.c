@@ -15,6 +15,7 @@
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
+#include "stats/asm_pack.h"
 
 static uint64_t now_ms(void)
 {
@@ -67,7 +68,7 @@ static char *join(const char *dir, const char *name)
 int rundir_open(struct rundir *d, const char *dir, enum rundir_mode mode, struct strbuf *err)
 {
 	memset(d, 0, sizeof(*d));
-	d->fd = -1;
+	d->fd = d->asm_fd = -1;
 	d->dir = xstrdup(dir);
 	d->stats_path = join(dir, "stats.jsonl");
 	d->run_path = join(dir, "run.json");
@@ -103,15 +104,67 @@ int rundir_open(struct rundir *d, const char *dir, enum rundir_mode mode, struct
 	return 0;
 }
 
+static int asm_fail(struct strbuf *err, const char *what, const char *path)
+{
+	strbuf_addf(err, "cannot %s '%s': %s", what, path, strerror(errno));
+	return -1;
+}
+
+/* --resume: cut a torn last entry, or write the magic line into an empty pack. */
+static int resume_asm(struct rundir *d, struct strbuf *err)
+{
+	struct stat st;
+	if (fstat(d->asm_fd, &st) < 0)
+		return asm_fail(err, "read", d->asm_path);
+	if (st.st_size == 0)
+		return write_all(d->asm_fd, ASM_PACK_MAGIC, strlen(ASM_PACK_MAGIC)) < 0 ?
+		       asm_fail(err, "write", d->asm_path) : 0;
+	long long valid = asm_pack_valid_length(d->asm_path, err);
+	if (valid < 0)
+		return -1;
+	if (valid < st.st_size && ftruncate(d->asm_fd, (off_t)valid) < 0)
+		return asm_fail(err, "truncate", d->asm_path);
+	return 0;
+}
+
+int rundir_open_asm(struct rundir *d, enum rundir_mode mode, bool keep, struct strbuf *err)
+{
+	d->asm_path = join(d->dir, ASM_PACK_FILE);
+	if (!keep) {
+		if (mode != RUNDIR_RESUME && unlink(d->asm_path) < 0 && errno != ENOENT)
+			return asm_fail(err, "remove", d->asm_path);
+		return 0;
+	}
+	int flags = O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC | (mode == RUNDIR_RESUME ? 0 : O_TRUNC);
+	d->asm_fd = open(d->asm_path, flags, 0666);
+	if (d->asm_fd < 0)
+		return asm_fail(err, "open", d->asm_path);
+	if (mode == RUNDIR_RESUME)
+		return resume_asm(d, err);
+	return write_all(d->asm_fd, ASM_PACK_MAGIC, strlen(ASM_PACK_MAGIC)) < 0 ?
+	       asm_fail(err, "write", d->asm_path) : 0;
+}
+
+int rundir_append_asm(struct rundir *d, const char *data, size_t len)
+{
+	if (!len || d->asm_fd < 0)
+		return 0;
+	d->unsynced = true;
+	return write_all(d->asm_fd, data, len);
+}
+
 void rundir_close(struct rundir *d)
 {
 	if (d->fd >= 0)
 		close(d->fd);
+	if (d->asm_fd >= 0)
+		close(d->asm_fd);
 	free(d->dir);
 	free(d->stats_path);
 	free(d->run_path);
+	free(d->asm_path);
 	memset(d, 0, sizeof(*d));
-	d->fd = -1;
+	d->fd = d->asm_fd = -1;
 }
 
 int rundir_append(struct rundir *d, const char *data, size_t len)
@@ -129,6 +182,8 @@ int rundir_sync(struct rundir *d, bool now)
 		return 0;
 	d->last_sync_ms = t;
 	d->unsynced = false;
+	if (d->asm_fd >= 0 && fsync(d->asm_fd) < 0)
+		return -1;
 	return fsync(d->fd);
 }
 

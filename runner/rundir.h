@@ -16,6 +16,12 @@
  * file on (its records may be incomplete, or its line torn), and carries on
  * from that file; the final stats.jsonl is the one an uninterrupted run writes.
  * An advisory lock (flock on stats.jsonl) stops two runs writing one folder.
+ *
+ *	DIR/asm.pack     --keep-asm only: the disassembly (stats/asm_pack.h),
+ *	                 appended with the records; --resume cuts a torn last entry
+ *	                 and appends after it (the entries of a redone file are then
+ *	                 written again; readers keep a key's last entry).  A new run
+ *	                 without --keep-asm removes a stale one.
  */
 #ifndef SHDB_RUNNER_RUNDIR_H
 #define SHDB_RUNNER_RUNDIR_H
@@ -39,6 +45,8 @@ struct rundir {
 	char *stats_path;
 	char *run_path;
 	int fd;			/* stats.jsonl, append-only */
+	int asm_fd;		/* asm.pack, append-only, or -1 */
+	char *asm_path;
 	uint64_t last_sync_ms;
 	bool unsynced;
 };
@@ -51,6 +59,12 @@ void rundir_close(struct rundir *d);
 int rundir_mkdir(const char *dir);
 
 int rundir_append(struct rundir *d, const char *data, size_t len);
+
+/* After rundir_open: open asm.pack when `keep` (created with its magic line,
+ * or on --resume cut after its last whole entry), else remove a stale one
+ * (not on --resume).  -1 with a message in `err`. */
+int rundir_open_asm(struct rundir *d, enum rundir_mode mode, bool keep, struct strbuf *err);
+int rundir_append_asm(struct rundir *d, const char *data, size_t len);
 /* fsync stats.jsonl if a second has passed since the last one (or `now`). */
 int rundir_sync(struct rundir *d, bool now);
 
