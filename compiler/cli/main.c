@@ -18,7 +18,7 @@ const struct command commands[] = {
 	{ "run", cmd_run, "compile whole corpora for every target, in parallel" },
 	{ "stats", cmd_stats, "summarise a run" },
 	{ "cmp", cmd_cmp, "compare two runs: helped, hurt, lost and gained shaders" },
-	{ "report", NULL, "render a nightly report over a history of runs" },
+	{ "report", cmd_report, "render a nightly report over a history of runs" },
 	{ "targets", cmd_targets, "list the modelled GPUs and their parameters" },
 	{ "help", NULL, "show help for shdb or for one command" },
 	{ NULL, NULL, NULL },

@@ -1,0 +1,168 @@
+/*
+ * HTML pages; see html.h.
+ */
+#include "reports/html.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "compiler/util/file.h"
+#include "stats/format.h"
+
+/* The length of the UTF-8 sequence at s (1-4), or 0 when it is not one
+ * (overlong forms, surrogates and code points past U+10FFFF included). */
+static size_t utf8_len(const unsigned char *s)
+{
+	if (s[0] < 0x80)
+		return 1;
+	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
+	if (!n || s[0] > 0xf4)
+		return 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
+	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
+		return 0;
+	return n;
+}
+
+void html_escape(struct strbuf *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	while (*p) {
+		size_t n = utf8_len(p);
+		switch (n ? *p : 0) {
+		case '&': strbuf_addstr(out, "&amp;"); break;
+		case '<': strbuf_addstr(out, "&lt;"); break;
+		case '>': strbuf_addstr(out, "&gt;"); break;
+		case '"': strbuf_addstr(out, "&quot;"); break;
+		case '\'': strbuf_addstr(out, "&#39;"); break;
+		case '\t':
+		case '\n':
+			strbuf_addch(out, *p);
+			break;
+		default:
+			if (!n || *p < 0x20 || *p == 0x7f)
+				strbuf_addstr(out, "\xef\xbf\xbd");	/* U+FFFD */
+			else
+				strbuf_add(out, p, n);
+		}
+		p += n ? n : 1;
+	}
+}
+
+/* One style sheet for every page: readable at 1280 px, no web fonts. */
+static const char css[] =
+	"body{font:14px/1.45 'DejaVu Sans',Verdana,sans-serif;margin:0;color:#1d2428;background:#f4f6f8}"
+	"header{background:#263238;color:#fff;padding:14px 28px}"
+	"header h1{margin:0;font-size:21px;font-weight:600}"
+	"header p{margin:4px 0 0;color:#cfd8dc}"
+	"header a{color:#b3e5fc}"
+	"main{max-width:1360px;margin:0 auto;padding:6px 28px 40px}"
+	"section{background:#fff;border:1px solid #d9dee3;border-radius:6px;margin:16px 0;padding:10px 18px 14px}"
+	"h2{font-size:18px;margin:6px 0 10px}h3{font-size:15px;margin:16px 0 8px}"
+	"table{border-collapse:collapse;font-size:13px;margin:4px 0}"
+	"th,td{padding:3px 9px;border-bottom:1px solid #e8ecef;text-align:left;vertical-align:top}"
+	"th{background:#f0f3f5;font-weight:600}"
+	".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}"
+	".good{color:#1b7d3a}.bad{color:#c62828}.muted{color:#6b7b86}"
+	"tr.hurt td{background:#fdecec}tr.helped td{background:#eaf6ec}"
+	".verdict-hurt{color:#c62828;font-weight:600}.verdict-helped{color:#1b7d3a;font-weight:600}"
+	".charts{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:14px}"
+	".runs{display:grid;grid-template-columns:340px minmax(0,1fr);gap:18px;align-items:start}"
+	".scroll{overflow-x:auto}table.runs td,table.runs th{white-space:nowrap}"
+	".nw{white-space:nowrap}"
+	"figure{margin:0}figure img{width:100%;height:auto;border:1px solid #e8ecef;background:#fff}"
+	"figcaption{font-size:12px;color:#6b7b86;margin-top:2px}"
+	".lists{display:grid;grid-template-columns:1fr 1fr;gap:18px}"
+	"details{margin:6px 0}summary{cursor:pointer;font-weight:600}"
+	"code,pre{font-family:'DejaVu Sans Mono',monospace;font-size:12px}"
+	"td.path{max-width:520px;overflow-wrap:anywhere}"
+	"pre.diff{background:#fafbfc;border:1px solid #e8ecef;padding:6px 0;overflow-x:auto}"
+	"pre.diff span{display:block;padding:0 10px}"
+	"pre.diff .add{background:#e6ffed}pre.diff .del{background:#ffeef0}"
+	"pre.diff .hunk{color:#6f42c1;background:#f3f0fb}"
+	"ul.problems{font-family:'DejaVu Sans Mono',monospace;font-size:12px}"
+	".note{color:#6b7b86;font-style:italic}";
+
+void page_begin(struct page *p, const char *title)
+{
+	strbuf_init(&p->out);
+	arena_init(&p->scratch);
+	strbuf_addf(&p->out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+			     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
+			     "<meta name=\"generator\" content=\"shdb report\"/>\n"
+			     "<title>%s</title>\n<style>%s</style>\n</head>\n<body>\n",
+		    E(p, title), css);
+}
+
+void page_end(struct page *p)
+{
+	strbuf_addstr(&p->out, "</body>\n</html>\n");
+	arena_release(&p->scratch);
+}
+
+int page_write(struct page *p, const char *path, struct diag *diag)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = write_file_atomic(path, p->out.buf, p->out.len, &err);
+	if (ret < 0)
+		diag_error(diag, NULL, 0, 0, "%s", err.buf);
+	strbuf_release(&err);
+	return ret;
+}
+
+void page_release(struct page *p)
+{
+	strbuf_release(&p->out);
+	arena_release(&p->scratch);
+}
+
+static const char *keep(struct page *p, struct strbuf *sb)
+{
+	const char *s = arena_strndup(&p->scratch, sb->buf, sb->len);
+	strbuf_release(sb);
+	return s;
+}
+
+const char *E(struct page *p, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	html_escape(&sb, s ? s : "");
+	return keep(p, &sb);
+}
+
+const char *N(struct page *p, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fmt_num(&sb, v);
+	return keep(p, &sb);
+}
+
+const char *P(struct page *p, double frac)
+{
+	struct strbuf sb = STRBUF_INIT;
+	fmt_pct(&sb, frac);
+	return keep(p, &sb);
+}
+
+const char *X(struct page *p, double v)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (isnan(v))
+		strbuf_addstr(&sb, "nan");
+	else if (isinf(v))
+		strbuf_addstr(&sb, v > 0 ? "inf" : "-inf");
+	else
+		strbuf_addf(&sb, "%.17g", v);
+	return keep(p, &sb);
+}
+
+const char *change_class(bool higher_better, double before, double after)
+{
+	if (before == after || isnan(before) || isnan(after))
+		return "";
+	return (after < before) != higher_better ? "good" : "bad";
+}
