@@ -6,6 +6,7 @@
 #   make SANITIZE=1 check the same under AddressSanitizer + UBSan (objects in build-san/)
 #   make bench            benchmarks (bench/)
 #   make corpus-check     every unit of ../shared/corpus through the front end
+#   make nightly-demo     two small histories of the bundled corpus, and their reports
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
 #
@@ -68,7 +69,7 @@ CORPUS_CHECK := $(BUILD)/corpus-check
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
                        $(CHECK_SRC))
 
-.PHONY: all deps run check bench corpus-check clean install FORCE
+.PHONY: all deps run check bench corpus-check nightly-demo clean install FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -146,6 +147,11 @@ bench: deps all $(BENCH_BINS)
 # fails when a unit crashes or hangs.  CORPUS_CHECK_OPTS=-v lists every failure.
 corpus-check: deps all $(CORPUS_CHECK)
 	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) $(SHARED)/corpus
+
+# Six "nights" of the bundled corpus, with shdb's compiler and with a stand-in
+# (reports/nightly-demo.sh says what each shows), rendered by shdb report.
+nightly-demo: deps all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) reports/nightly-demo.sh $(BUILD)/nightly-demo
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/shdb

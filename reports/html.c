@@ -71,7 +71,7 @@ static const char css[] =
 	"tr.hurt td{background:#fdecec}tr.helped td{background:#eaf6ec}"
 	".verdict-hurt{color:#c62828;font-weight:600}.verdict-helped{color:#1b7d3a;font-weight:600}"
 	".charts{display:grid;grid-template-columns:repeat(3,minmax(0,1fr));gap:14px}"
-	".runs{display:grid;grid-template-columns:340px minmax(0,1fr);gap:18px;align-items:start}"
+	".runs{display:grid;grid-template-columns:420px minmax(0,1fr);gap:22px;align-items:start;margin-top:12px}"
 	".scroll{overflow-x:auto}table.runs td,table.runs th{white-space:nowrap}"
 	".nw{white-space:nowrap}"
 	"figure{margin:0}figure img{width:100%;height:auto;border:1px solid #e8ecef;background:#fff}"

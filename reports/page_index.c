@@ -184,20 +184,97 @@ static void runs_table(struct page *p, const struct report *r)
 	strbuf_addstr(&p->out, "</table></div>\n");
 }
 
-static void runs(struct page *p, const struct report *r)
-{
-	strbuf_addstr(&p->out, "<section id=\"history\"><h2>Runs</h2>\n<div class=\"runs\">\n");
-	figure(p, r, "status", "Records by status, all targets");
-	runs_table(p, r);
-	strbuf_addstr(&p->out, "</div></section>\n");
-}
-
-/* ---- status changes, lost and gained ---- */
-
 static size_t shown(const struct report *r, size_t n)
 {
 	return r->opts->top && r->opts->top < n ? r->opts->top : n;
 }
+
+/* A failure's message without its location: what follows the last
+ * "error: ", so the failures of many files fall together. */
+static const char *failure_kind(const char *msg)
+{
+	const char *k = msg, *e;
+	while ((e = strstr(k, "error: ")))
+		k = e + 7;
+	return k;
+}
+
+struct failure {
+	enum record_status status;
+	const char *kind;
+	uint32_t example;	/* a row */
+	size_t count;
+};
+
+static int cmp_failures(const void *a, const void *b)
+{
+	const struct failure *x = a, *y = b;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	if (x->status != y->status)
+		return (int)x->status - (int)y->status;
+	return strcmp(x->kind, y->kind);
+}
+
+/* The last run's errors, crashes and timeouts, grouped by message. */
+static void failures(struct page *p, const struct report *r)
+{
+	const struct run *last = &r->runs[1];
+	ARRAY(struct failure) list = ARRAY_INIT;
+	struct strmap by_kind = STRMAP_INIT;
+	for (size_t row = 0; r->last >= 0 && row < last->rows.len; row++) {
+		enum record_status st = (enum record_status)last->rows.data[row].status;
+		if (st == STATUS_OK || st == STATUS_SKIPPED)
+			continue;
+		const char *msg = run_message(last, row), *kind = failure_kind(msg ? msg : "");
+		struct strbuf key = STRBUF_INIT;
+		bool is_new;
+		strbuf_addf(&key, "%d %s", (int)st, kind);
+		struct strmap_entry *e = strmap_put(&by_kind, key.buf, key.len, &is_new);
+		if (is_new) {
+			array_push(&list, (struct failure){ st, kind, (uint32_t)row, 0 });
+			e->value = (void *)(uintptr_t)list.len;
+		}
+		list.data[(uintptr_t)e->value - 1].count++;
+		strbuf_release(&key);
+	}
+	strbuf_addstr(&p->out, "<div><h3>Failures in the last run</h3>\n");
+	if (!list.len)
+		strbuf_addstr(&p->out, "<p class=\"good\">None: every record is ok or skipped.</p>\n");
+	else {
+		qsort(list.data, list.len, sizeof(struct failure), cmp_failures);
+		strbuf_addstr(&p->out, "<table><tr><th class=\"n\">Records</th><th>Status</th>"
+				       "<th>Message</th><th>For example</th></tr>\n");
+		for (size_t i = 0; i < shown(r, list.len); i++) {
+			const struct failure *f = &list.data[i];
+			const char *target = run_target(last, f->example);
+			strbuf_addf(&p->out, "<tr><td class=\"n\">%zu</td><td class=\"bad\">%s</td>"
+					     "<td><code>%s</code></td><td class=\"path\">%s <span "
+					     "class=\"muted\">%s%s%s</span></td></tr>\n", f->count,
+				    status_name(f->status), E(p, f->kind), E(p, run_path(last, f->example)),
+				    E(p, run_stage(last, f->example)), *target ? " " : "", E(p, target));
+		}
+		strbuf_addstr(&p->out, "</table>\n");
+		if (list.len > shown(r, list.len))
+			strbuf_addf(&p->out, "<p class=\"muted\">%zu more kinds of failure.</p>\n",
+				    list.len - shown(r, list.len));
+	}
+	strbuf_addstr(&p->out, "</div>\n");
+	array_free(&list);
+	strmap_release(&by_kind);
+}
+
+static void runs(struct page *p, const struct report *r)
+{
+	strbuf_addstr(&p->out, "<section id=\"history\"><h2>Runs</h2>\n");
+	runs_table(p, r);
+	strbuf_addstr(&p->out, "<div class=\"runs\">\n");
+	figure(p, r, "status", "Records by status, all targets");
+	failures(p, r);
+	strbuf_addstr(&p->out, "</div></section>\n");
+}
+
+/* ---- status changes, lost and gained ---- */
 
 static void status_changes(struct page *p, const struct report *r, const struct scope *s)
 {
