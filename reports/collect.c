@@ -55,10 +55,9 @@ static char *page_name(struct report *r, const char *key, size_t len)
 		if (n > 1)
 			strbuf_addf(&name, "-%d", n);
 		strbuf_addstr(&name, ".html");
-		bool clash = false;
-		for (size_t i = 0; i < r->followed.len && !clash; i++)
-			clash = r->followed.data[i].page && !strcmp(r->followed.data[i].page, name.buf);
-		if (!clash)
+		bool is_new;
+		strmap_put(&r->pages, name.buf, name.len, &is_new);
+		if (is_new)
 			break;
 	}
 	char *page = arena_strdup(&r->arena, name.buf);
@@ -77,7 +76,6 @@ size_t follow(struct report *r, const char *path, const char *stage, const char 
 		f->path = arena_strdup(&r->arena, path);
 		f->stage = arena_strdup(&r->arena, stage);
 		f->target = arena_strdup(&r->arena, target);
-		f->page = NULL;
 		f->page = page_name(r, key.buf, key.len);
 		e->value = (void *)(uintptr_t)r->followed.len;
 	}
@@ -398,6 +396,7 @@ void report_release_collect(struct report *r)
 	array_free(&r->targets);
 	array_free(&r->followed);
 	strmap_release(&r->followed_by_key);
+	strmap_release(&r->pages);
 	array_free(&r->watches);
 	strmap_release(&r->watch_by_key);
 	array_free(&r->follow_keys);

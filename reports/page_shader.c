@@ -53,9 +53,10 @@ static void last_two(struct page *p, const struct report *r, size_t f)
 			     "%s</th><th class=\"n\">Change</th></tr>\n",
 		    status_of(r, r->prev, f), status_of(r, r->last, f), run_ref(p, r, r->prev),
 		    run_ref(p, r, r->last));
-	for (size_t k = 0; k < r->follow_keys.len; k++) {
+	for (size_t n = 0; n < 2 * r->follow_keys.len; n++) {	/* the changed ones first */
+		size_t k = n % r->follow_keys.len;
 		double b = value(r, r->prev, f, k), a = value(r, r->last, f, k);
-		if (isnan(b) && isnan(a))
+		if ((isnan(b) && isnan(a)) || (n < r->follow_keys.len) == (a == b || (isnan(a) && isnan(b))))
 			continue;
 		struct stat_info generic;
 		const struct stat_info *info = info_of(r->follow_keys.data[k], &generic);

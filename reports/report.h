@@ -134,6 +134,7 @@ struct report {
 	name_array follow_keys;		/* statistics of a detail page's history */
 	ARRAY(struct followed) followed;
 	struct strmap followed_by_key;	/* "path\0stage\0target" -> index + 1 */
+	struct strmap pages;		/* the detail pages' names */
 	ARRAY(struct watch) watches;
 	struct strmap watch_by_key;	/* "path\0stage\0target\0key" -> index + 1 */
 
