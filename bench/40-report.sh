@@ -6,15 +6,15 @@
 # of 3.  Issue 8's target: 30 runs x 20,000 shaders in under 10 s.
 #
 #	make bench                     (all benchmarks)
-#	REPS=1 bash bench/30-report.sh (histories are kept in bench/out)
+#	REPS=1 bash bench/40-report.sh (histories are kept in bench/out)
 set -u
 cd "$(dirname "$0")"
 SHDB=${SHDB:-../build/shdb}
 GEN=${SHDB_BUILD:-../build}/benchbin/gen-runs
 REPS=${REPS:-3}
 TIME=/usr/bin/time
-[ -x "$TIME" ] || { echo "30-report: needs /usr/bin/time (apt-get install time)"; exit 1; }
-[ -x "$GEN" ] || { echo "30-report: build $GEN first (make bench)"; exit 1; }
+[ -x "$TIME" ] || { echo "40-report: needs /usr/bin/time (apt-get install time)"; exit 1; }
+[ -x "$GEN" ] || { echo "40-report: build $GEN first (make bench)"; exit 1; }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
