@@ -3,8 +3,9 @@
 # located errors, pass pipelines and --print-after.
 . "$(dirname "$0")/lib.sh"
 
-for f in "$TESTS"/ir/*.ir; do
-	name=$(basename "$f")
+for f in $(cd "$TESTS/ir" && find . -name '*.ir' | sort); do
+	name=${f#./}
+	f=$TESTS/ir/$name
 	test_expect "round trip: $name reprints unchanged" '
 		$SHDB compile --emit=ir --passes=none "'"$f"'" >out &&
 		test_cmp "'"$f"'" out

@@ -1,0 +1,271 @@
+/*
+ * Helpers shared by the passes (opt_util.h): instruction properties from
+ * the tables, and control-flow surgery with its phi and use fix-ups.
+ */
+#include "compiler/opt/opt_util.h"
+
+#include "compiler/util/array.h"
+
+/* ---- properties ---- */
+
+bool instr_is_eliminable(const struct instr *i)
+{
+	switch (i->type) {
+	case INSTR_intrinsic:
+		return intrinsic_infos[instr_as_intrinsic(i)->op].flags & INTR_CAN_ELIMINATE;
+	case INSTR_jump:
+		return false;
+	default:
+		return true;
+	}
+}
+
+bool instr_is_reorderable(const struct instr *i)
+{
+	switch (i->type) {
+	case INSTR_alu: case INSTR_load_const: case INSTR_undef: case INSTR_tex:
+		return true;
+	case INSTR_intrinsic:
+		return intrinsic_infos[instr_as_intrinsic(i)->op].flags & INTR_CAN_REORDER;
+	default:
+		return false;
+	}
+}
+
+static bool src_is_const_cb(struct src *src, void *data)
+{
+	(void)data;
+	return ssa_def_as_const(src->ssa) != NULL;
+}
+
+bool instr_is_speculatable(const struct instr *i)
+{
+	switch (i->type) {
+	case INSTR_alu: case INSTR_load_const: case INSTR_undef:
+		return true;
+	case INSTR_intrinsic:
+		return instr_is_reorderable(i) &&
+		       instr_foreach_src((struct instr *)i, src_is_const_cb, NULL);
+	default:
+		return false;
+	}
+}
+
+bool alu_src_is_identity(const struct alu_instr *alu, unsigned src)
+{
+	unsigned n = alu_src_components(alu, src);
+	if (alu->src[src].src.ssa->num_components != n)
+		return false;
+	for (unsigned c = 0; c < n; c++)
+		if (alu->src[src].swizzle[c] != c)
+			return false;
+	return true;
+}
+
+/* ---- undefs and removal ---- */
+
+struct ssa_def *opt_undef_def(struct shader *s, unsigned num_components, unsigned bit_size)
+{
+	struct undef_instr *u = undef_instr_create(s, num_components, bit_size);
+	instr_insert(cursor_before_block(function_start_block(s->fn)), &u->instr);
+	return &u->def;
+}
+
+static void undef_remaining_uses(struct shader *s, struct ssa_def *def)
+{
+	if (ssa_def_has_uses(def))
+		ssa_def_rewrite_uses(def, opt_undef_def(s, def->num_components, def->bit_size));
+}
+
+void opt_remove_instr(struct instr *i)
+{
+	struct shader *s = i->shader;
+	struct ssa_def *def = instr_def(i);
+	instr_remove(i);
+	if (def)
+		undef_remaining_uses(s, def);
+}
+
+/* ---- deleting code ---- */
+
+typedef ARRAY(struct ssa_def *) def_array;
+
+static void delete_list_contents(struct list *list, def_array *removed);
+
+static void unlink_condition(struct cf_if *nif)
+{
+	if (nif->condition.use_link.next)
+		list_del(&nif->condition.use_link);
+}
+
+/* Remove everything in a node, collecting the values it defined. */
+static void delete_node_contents(struct cf_node *node, def_array *removed)
+{
+	switch (node->type) {
+	case CF_BLOCK:
+		foreach_instr_safe(i, cf_as_block(node)) {
+			struct ssa_def *def = instr_def(i);
+			instr_remove(i);
+			if (def)
+				array_push(removed, def);
+		}
+		break;
+	case CF_IF:
+		unlink_condition(cf_as_if(node));
+		delete_list_contents(&cf_as_if(node)->then_list, removed);
+		delete_list_contents(&cf_as_if(node)->else_list, removed);
+		break;
+	case CF_LOOP:
+		delete_list_contents(&cf_as_loop(node)->body, removed);
+		break;
+	default:
+		break;
+	}
+}
+
+static void delete_list_contents(struct list *list, def_array *removed)
+{
+	foreach_cf_node(n, list)
+		delete_node_contents(n, removed);
+}
+
+/* Values of deleted code still read elsewhere (by other unreachable code or
+ * by phis about to lose that edge) read undefs instead. */
+static void finish_delete(struct shader *s, def_array *removed)
+{
+	for (size_t k = 0; k < removed->len; k++)
+		undef_remaining_uses(s, removed->data[k]);
+	array_free(removed);
+	function_cfg_stale(s->fn);
+}
+
+void cf_delete_after(struct cf_node *node)
+{
+	struct block *b = cf_as_block(node);
+	def_array removed = ARRAY_INIT;
+	struct cf_node *next;
+	while ((next = cf_node_next(node))) {
+		delete_node_contents(next, &removed);
+		list_del(&next->link);
+	}
+	finish_delete(b->fn->shader, &removed);
+}
+
+void cf_empty_block(struct block *b)
+{
+	def_array removed = ARRAY_INIT;
+	delete_node_contents(&b->cf, &removed);
+	finish_delete(b->fn->shader, &removed);
+}
+
+/* ---- moving code ---- */
+
+void block_move_instrs_to_end(struct block *from, struct block *to)
+{
+	struct jump_instr *j = block_jump(to);
+	foreach_instr_safe(i, from)
+		instr_move(j ? cursor_before_instr(&j->instr) : cursor_after_block(to), i);
+}
+
+/* Move every instruction of `from` to the front of `to`, in order. */
+static void block_move_instrs_to_front(struct block *from, struct block *to)
+{
+	struct instr *anchor = block_first_instr(to);
+	foreach_instr_safe(i, from)
+		instr_move(anchor ? cursor_before_instr(anchor) : cursor_after_block(to), i);
+}
+
+void phis_rename_pred(struct function *fn, struct block *old, struct block *new_pred)
+{
+	foreach_block(b, fn) {
+		foreach_instr(i, b) {
+			if (i->type != INSTR_phi)
+				break;
+			foreach_phi_src(ps, instr_as_phi(i))
+				if (ps->pred == old)
+					ps->pred = new_pred;
+		}
+	}
+}
+
+void cf_inline_list(struct cf_node *node, struct list *list)
+{
+	struct block *prev = cf_as_block(cf_node_prev(node));
+	struct block *next = cf_as_block(cf_node_next(node));
+	struct block *first = cf_list_first_block(list), *last = cf_list_last_block(list);
+	struct function *fn = prev->fn;
+	def_array removed = ARRAY_INIT;
+
+	block_move_instrs_to_end(first, prev);
+	if (first != last) {
+		block_move_instrs_to_front(last, next);
+		struct cf_node *n = cf_node_next(&first->cf);
+		while (n != &last->cf) {
+			struct cf_node *after = cf_node_next(n);
+			list_del(&n->link);
+			list_insert_before(&node->link, &n->link);
+			n->parent = node->parent;
+			n->list = node->list;
+			n = after;
+		}
+	}
+	delete_node_contents(node, &removed);
+	list_del(&node->link);
+	phis_rename_pred(fn, first, prev);
+	if (first == last) {
+		/* prev and next are now neighbours: merge next into prev */
+		block_move_instrs_to_end(next, prev);
+		list_del(&next->cf.link);
+		phis_rename_pred(fn, next, prev);
+	} else {
+		phis_rename_pred(fn, last, next);
+	}
+	finish_delete(fn->shader, &removed);
+}
+
+/* ---- phis ---- */
+
+void cf_fixup_phis(struct function *fn)
+{
+	function_cfg_stale(fn);
+	function_cfg_ensure(fn);
+	foreach_block(b, fn) {
+		foreach_instr(i, b) {
+			if (i->type != INSTR_phi)
+				break;
+			foreach_phi_src_safe(ps, instr_as_phi(i))
+				if (!block_has_pred(b, ps->pred))
+					phi_remove_src(instr_as_phi(i), ps);
+		}
+	}
+}
+
+struct ssa_def *phi_single_src(struct phi_instr *phi)
+{
+	struct list_node *n = list_first(&phi->srcs);
+	if (!n || n->next != &phi->srcs.head)
+		return NULL;
+	return list_entry(n, struct phi_src, link)->src.ssa;
+}
+
+void block_remove_single_src_phis(struct block *b)
+{
+	foreach_instr_safe(i, b) {
+		if (i->type != INSTR_phi)
+			break;
+		struct phi_instr *phi = instr_as_phi(i);
+		struct ssa_def *v = phi_single_src(phi);
+		if (!v)
+			continue;
+		if (v == &phi->def)
+			v = opt_undef_def(b->fn->shader, v->num_components, v->bit_size);
+		ssa_def_rewrite_uses(&phi->def, v);
+		instr_remove(i);
+	}
+}
+
+bool block_has_phis(struct block *b)
+{
+	struct instr *first = block_first_instr(b);
+	return first && first->type == INSTR_phi;
+}
