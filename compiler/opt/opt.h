@@ -57,6 +57,9 @@ typedef bool (*pass_fn)(struct shader *s);
 #include "compiler/opt/passes.def"
 #undef PASS_ENTRY
 
+/* Passes with a parameter (the registered versions use the defaults). */
+bool opt_peephole_select_limit(struct shader *s, unsigned limit);
+
 struct pass_info {
 	const char *name;
 	pass_fn fn;

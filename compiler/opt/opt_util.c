@@ -230,12 +230,22 @@ void cf_fixup_phis(struct function *fn)
 	function_cfg_stale(fn);
 	function_cfg_ensure(fn);
 	foreach_block(b, fn) {
+		unsigned np;
+		struct block *const *preds = block_preds(b, &np);
 		foreach_instr(i, b) {
 			if (i->type != INSTR_phi)
 				break;
-			foreach_phi_src_safe(ps, instr_as_phi(i))
+			struct phi_instr *phi = instr_as_phi(i);
+			foreach_phi_src_safe(ps, phi)
 				if (!block_has_pred(b, ps->pred))
-					phi_remove_src(instr_as_phi(i), ps);
+					phi_remove_src(phi, ps);
+			/* a new edge, from code that cannot run (an emptied
+			 * unreachable block now falling through) */
+			for (unsigned k = 0; k < np; k++)
+				if (!phi_get_src(phi, preds[k]))
+					phi_add_src(phi, preds[k],
+						    opt_undef_def(fn->shader, phi->def.num_components,
+								  phi->def.bit_size));
 		}
 	}
 }

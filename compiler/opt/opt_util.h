@@ -21,7 +21,8 @@
  * loops; the passes also need to delete unreachable nodes and to splice a
  * branch or a loop body into its parent.  After any of these, call
  * cf_fixup_phis(): it rebuilds the CFG and drops phi sources from blocks
- * that are no longer predecessors.  Values defined in deleted code that
+ * that are no longer predecessors (and gives an undef to a new edge, which
+ * can only come from unreachable code).  Values defined in deleted code that
  * are still used elsewhere (only possible from code that is itself
  * unreachable) are replaced by undefs.
  */
@@ -63,7 +64,8 @@ void cf_inline_list(struct cf_node *node, struct list *list);
 void block_move_instrs_to_end(struct block *from, struct block *to);
 /* Phi sources naming `old` as predecessor now name `new_pred`. */
 void phis_rename_pred(struct function *fn, struct block *old, struct block *new_pred);
-/* Rebuild the CFG and drop phi sources whose block is not a predecessor. */
+/* Rebuild the CFG, drop phi sources whose block is not a predecessor and
+ * give predecessors without a source an undef. */
 void cf_fixup_phis(struct function *fn);
 /* The phi's only source when it has exactly one, else NULL. */
 struct ssa_def *phi_single_src(struct phi_instr *phi);
