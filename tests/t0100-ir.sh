@@ -12,9 +12,14 @@ for f in $(cd "$TESTS/ir" && find . -name '*.ir' | sort); do
 	'
 done
 
-test_expect 'the default pipeline keeps a shader valid (no pass changes it yet)' '
-	$SHDB compile --emit=ir "$TESTS/ir/loops.ir" >out &&
-	test_cmp "$TESTS/ir/loops.ir" out
+test_expect 'without --passes, --emit=ir prints the IR after the default pipeline' '
+	$SHDB compile --emit=ir "$TESTS/ir/fs-if-loop.ir" >out &&
+	$SHDB compile --emit=ir --passes=none "$TESTS/ir/fs-if-loop.ir" >none &&
+	! test_cmp none out >/dev/null &&
+	! grep -q "loop" out &&
+	cp out out.ir &&
+	$SHDB compile --emit=ir --validate-ir out.ir >again &&
+	test_cmp out again
 '
 
 test_expect 'a front-end-only result is ok' '

@@ -59,6 +59,13 @@ typedef bool (*pass_fn)(struct shader *s);
 
 /* Passes with a parameter (the registered versions use the defaults). */
 bool opt_peephole_select_limit(struct shader *s, unsigned limit);
+/*
+ * opt_algebraic with the inexact rules too (algebraic.h), as Mesa's
+ * default: for a backend that models a driver's fast-math choices.  Not in
+ * the registry: it may change results for NaN, ±inf and -0.0 inputs, which
+ * no tolerance of the equivalence test covers.
+ */
+bool opt_algebraic_fast(struct shader *s);
 
 struct pass_info {
 	const char *name;
@@ -117,7 +124,11 @@ bool pipeline_after_(struct pipeline *pl, const char *name, bool progress);
  * failed. */
 bool pipeline_run_list(struct pipeline *pl, const char *list);
 
-/* The default pipeline: the target-independent optimisation loop. */
+/* The optimisation loop: the target-independent passes until none makes
+ * progress (at most OPT_LOOP_MAX_ITERATIONS rounds).  Backends run it again
+ * after their lowerings. */
+void opt_loop(struct pipeline *pl);
+/* The default pipeline: the loop, then clean-up and dense value numbers. */
 void opt_default(struct pipeline *pl);
 
 /* Check the names of `--passes` (NULL, "none" or a list) and

@@ -24,6 +24,13 @@
  * the same run (with a budget against rule sets that would cycle).
  * Rules are indexed by the opcode of their root per run: the table stays
  * constant and nothing is global.
+ *
+ * opt_algebraic applies the exact rules only: the IR's floats are IEEE and
+ * the interpreter holds every pass to that.  opt_algebraic_fast adds the
+ * inexact ones on instructions not marked exact — what Mesa does by
+ * default, as SPIR-V lets an implementation ignore NaNs, infinities and the
+ * sign of zero unless SignedZeroInfNanPreserve is asked for (which the
+ * shader's float controls record and which turns them off here too).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -394,7 +401,7 @@ struct instr *algebraic_apply(struct alu_instr *alu, const struct algebraic_rule
 
 /* ---- the pass ---- */
 
-bool opt_algebraic(struct shader *s)
+static bool algebraic(struct shader *s, bool inexact)
 {
 	/* rules by root opcode, in table order: first[op], then next[rule] */
 	short first[OP_COUNT];
@@ -419,6 +426,8 @@ bool opt_algebraic(struct shader *s)
 			if (i->type == INSTR_alu && budget) {
 				for (short r = first[instr_as_alu(i)->op]; r >= 0; r = next[r]) {
 					bool applied;
+					if (algebraic_rules[r].inexact && !inexact)
+						continue;
 					struct instr *at = algebraic_apply(instr_as_alu(i), &algebraic_rules[r],
 									  &applied);
 					if (applied) {
@@ -434,4 +443,14 @@ bool opt_algebraic(struct shader *s)
 	}
 	free(next);
 	return shader_progress(s, progress, META_CONTROL_FLOW);
+}
+
+bool opt_algebraic(struct shader *s)
+{
+	return algebraic(s, false);
+}
+
+bool opt_algebraic_fast(struct shader *s)
+{
+	return algebraic(s, true);
 }

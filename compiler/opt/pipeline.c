@@ -181,21 +181,34 @@ bool pipeline_check_names(const char *passes, const char *print_after, struct st
 /*
  * The default pipeline, run by `shdb compile` without --passes: the
  * target-independent optimisation loop, modelled on Mesa's
- * ir3_optimize_loop (../../shared/reference/targets.md §2.1), repeated
- * until no pass makes progress or OPT_LOOP_MAX_ITERATIONS rounds.  Passes
- * join it as they are written, one PASS() line each:
- *
- *	PASS(progress, pl, opt_copy_prop);
- *	PASS(progress, pl, opt_dce);
- *	PASS(progress, pl, opt_cse);
- *
- * It has none yet: the shader comes out as it went in.
+ * ir3_optimize_loop (../../shared/reference/targets.md §2.1) without its
+ * target lowerings (scalarisation, idiv, pow …: a backend runs those on
+ * its clone, then this loop again).  The loop repeats until no pass makes
+ * progress or OPT_LOOP_MAX_ITERATIONS rounds; then code sinking, a last
+ * DCE and dense value numbers for the printed result.
  */
-void opt_default(struct pipeline *pl)
+void opt_loop(struct pipeline *pl)
 {
 	bool progress;
 	unsigned round = 0;
 	do {
 		progress = false;
+		PASS(progress, pl, opt_copy_prop);
+		PASS(progress, pl, opt_dce);
+		PASS(progress, pl, opt_cse);
+		PASS(progress, pl, opt_peephole_select);
+		PASS(progress, pl, opt_algebraic);
+		PASS(progress, pl, opt_constant_folding);
+		PASS(progress, pl, opt_dead_cf);
+		PASS(progress, pl, opt_loop_unroll);
+		PASS(progress, pl, opt_remove_phis);
 	} while (progress && !pl->failed && ++round < OPT_LOOP_MAX_ITERATIONS);
+}
+
+void opt_default(struct pipeline *pl)
+{
+	bool progress = false;
+	opt_loop(pl);
+	PASS(progress, pl, opt_dce);
+	PASS(progress, pl, calc_reindex);
 }

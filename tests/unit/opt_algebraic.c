@@ -304,7 +304,10 @@ static void check_instance(struct gen *g, struct rule_stats *st)
 	struct pipeline pl;
 	pipeline_init(&pl, whole, &d, "instance");
 	pl.validate = pl.check_progress = true;
-	pipeline_run_list(&pl, "opt_algebraic,opt_algebraic,opt_algebraic,opt_algebraic");
+	bool progress = false;
+	for (unsigned k = 0; k < 4; k++)
+		PASS(progress, &pl, opt_algebraic_fast);
+	(void)progress;
 	st->unsettled += pl.failed;
 	pipeline_release(&pl);
 	shader_free(whole);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Golden tests of the optimisation passes (tests/ir/README.md): each
 # tests/ir/DIR/NAME.ir, run through the passes DIR names (or those its
-# `passes` file lists) with validation and progress checks after each,
-# prints exactly tests/ir/DIR/NAME.expect.
+# `passes` file lists; `default`: the default pipeline) with validation and
+# progress checks after each, prints exactly tests/ir/DIR/NAME.expect.
 . "$(dirname "$0")/lib.sh"
 
 for dir in "$TESTS"/ir/*/; do
@@ -12,11 +12,13 @@ for dir in "$TESTS"/ir/*/; do
 	ls "$dir"/*.expect >/dev/null 2>&1 || [ -f "$dir/passes" ] || continue
 	passes=$group
 	[ -f "$dir/passes" ] && passes=$(cat "$dir/passes")
+	opt=--passes=$passes
+	[ "$passes" = default ] && opt=
 	for f in "$dir"/*.ir; do
 		[ -e "$f" ] || continue
 		name=$group/$(basename "$f" .ir)
-		test_expect "$name (--passes=$passes)" '
-			$SHDB compile --emit=ir --validate-ir --passes='"$passes"' "'"$f"'" >out &&
+		test_expect "$name (${opt:-the default pipeline})" '
+			$SHDB compile --emit=ir --validate-ir '"$opt"' "'"$f"'" >out &&
 			test_cmp "'"${f%.ir}.expect"'" out
 		'
 	done
