@@ -59,6 +59,9 @@ typedef bool (*pass_fn)(struct shader *s);
 
 /* Passes with a parameter (the registered versions use the defaults). */
 bool opt_peephole_select_limit(struct shader *s, unsigned limit);
+/* Which ALU instructions lower_alu_to_scalar_filter() splits (true: split). */
+typedef bool (*alu_scalar_filter_fn)(const struct alu_instr *alu, const void *data);
+bool lower_alu_to_scalar_filter(struct shader *s, alu_scalar_filter_fn fn, const void *data);
 /*
  * opt_algebraic with the inexact rules too (algebraic.h), as Mesa's
  * default: for a backend that models a driver's fast-math choices.  Not in

@@ -62,6 +62,45 @@ bool alu_src_is_identity(const struct alu_instr *alu, unsigned src)
 	return true;
 }
 
+/* ---- ALU lowering ---- */
+
+bool lower_alu_instrs(struct shader *s, alu_lower_fn lower, const void *data)
+{
+	bool progress = false;
+	foreach_block(blk, s->fn) {
+		foreach_instr_safe(i, blk) {
+			if (i->type != INSTR_alu)
+				continue;
+			struct alu_instr *alu = instr_as_alu(i);
+			struct builder b;
+			builder_init(&b, s, cursor_before_instr(i));
+			b.exact = alu->exact;
+			struct ssa_def *def = lower(&b, alu, data);
+			if (!def)
+				continue;
+			if (def->num_components != alu->def.num_components ||
+			    def->bit_size != alu->def.bit_size)
+				BUG("lowering %s gave %ux%u for %ux%u", alu_op_infos[alu->op].name,
+				    def->bit_size, def->num_components, alu->def.bit_size,
+				    alu->def.num_components);
+			ssa_def_rewrite_uses(&alu->def, def);
+			instr_remove(i);
+			progress = true;
+		}
+	}
+	return progress;
+}
+
+struct ssa_def *b_alu_src(struct builder *b, struct alu_instr *alu, unsigned k)
+{
+	if (alu_src_is_identity(alu, k))
+		return alu->src[k].src.ssa;
+	unsigned swz[16];
+	for (unsigned c = 0; c < alu_src_components(alu, k); c++)
+		swz[c] = alu->src[k].swizzle[c];
+	return b_swizzle(b, alu->src[k].src.ssa, swz, alu_src_components(alu, k));
+}
+
 /* ---- undefs and removal ---- */
 
 struct ssa_def *opt_undef_def(struct shader *s, unsigned num_components, unsigned bit_size)

@@ -45,6 +45,20 @@ void opt_remove_instr(struct instr *i);
  * being both the components read and the value's size. */
 bool alu_src_is_identity(const struct alu_instr *alu, unsigned src);
 
+/*
+ * ALU lowering: `lower` sees each ALU instruction with a builder placed
+ * before it (exact if the instruction is); it returns a value of the same
+ * size to replace it, or NULL to keep it.  Returns whether anything was
+ * replaced; the caller reports progress with shader_progress().
+ */
+typedef struct ssa_def *(*alu_lower_fn)(struct builder *b, struct alu_instr *alu,
+					const void *data);
+bool lower_alu_instrs(struct shader *s, alu_lower_fn lower, const void *data);
+/* ALU source `k` as a value of the components the instruction reads: the
+ * value itself when read whole and in order, else a mov applying the
+ * swizzle (copy propagation folds it back into the users). */
+struct ssa_def *b_alu_src(struct builder *b, struct alu_instr *alu, unsigned k);
+
 /* Delete every CF node after `node` in its list (`node` is a block; its
  * list then ends with it). */
 void cf_delete_after(struct cf_node *node);

@@ -92,13 +92,15 @@ static struct ssa_def *make_var(struct gen *g, const struct pnode *n, unsigned b
 	struct io_decl *in = shader_add_input(g->s);
 	in->location = (int)g->num_inputs;
 	in->num_components = 4;
-	in->bit_size = bits == 1 ? 32 : bits;
+	in->bit_size = bits < 16 ? 32 : bits;	/* stage I/O has 16 bits or more */
 	in->interp = INTERP_flat;
 	g->var_input[v] = (int)g->num_inputs;
 	struct ssa_def *x = b_load_input(&g->b, 4, in->bit_size, g->num_inputs++, 0,
 					 b_imm_int(&g->b, 0));
 	if (bits == 1)
 		x = b_i2b1(&g->b, b_iand(&g->b, x, b_imm_int(&g->b, 1)));
+	else if (bits == 8)
+		x = b_u2u8(&g->b, x);
 	return x;
 }
 
@@ -176,6 +178,8 @@ static struct shader *instance(struct gen *g, const struct algebraic_rule *r, un
 		struct ssa_def *out = root.def;
 		if (out->bit_size == 1)
 			out = b_b2i32(&g->b, out);
+		else if (out->bit_size == 8)
+			out = b_u2u32(&g->b, out);
 		struct io_decl *o = shader_add_output(g->s);
 		o->location = 0;
 		o->num_components = NC;
@@ -196,7 +200,7 @@ static void random_inputs(struct gen *g, struct eval_io *in)
 	for (unsigned v = 0; v < ALGEBRAIC_MAX_VARS; v++) {
 		if (!g->vars[v] || g->var_input[v] < 0)
 			continue;
-		unsigned bits = g->var_bits[v] == 1 ? 32 : g->var_bits[v];
+		unsigned bits = g->var_bits[v] < 16 ? 32 : g->var_bits[v];
 		for (unsigned c = 0; c < 4; c++)
 			in->v[g->var_input[v]][c] = g->var_float[v] ? rnd_float(bits) : rnd_int(bits);
 	}
@@ -267,7 +271,7 @@ static void check_values(struct gen *g, struct shader *before, struct shader *af
 		}
 		for (unsigned c = 0; c < NC; c++) {
 			uint64_t p = x.v[0][c], q = y.v[0][c];
-			bool good = same_value(p, q, bits == 1 ? 32 : bits, is_float);
+			bool good = same_value(p, q, bits < 16 ? 32 : bits, is_float);
 			if (!good && g->rule->inexact && is_float) {
 				double o = ir_float_from_bits(p, bits);
 				good = !isfinite(o) || !inputs_moderate(g, &in) || close_value(p, q, bits);
