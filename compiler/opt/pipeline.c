@@ -209,6 +209,7 @@ void opt_default(struct pipeline *pl)
 {
 	bool progress = false;
 	opt_loop(pl);
+	PASS(progress, pl, opt_sink);
 	PASS(progress, pl, opt_dce);
 	PASS(progress, pl, calc_reindex);
 }
