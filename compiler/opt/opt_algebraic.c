@@ -239,20 +239,22 @@ static bool inexact_allowed(struct shader *s, unsigned bits)
 	return !(s->info.float_controls & (1u << bit));
 }
 
-static bool match_rule(struct match *m, struct alu_instr *alu, const struct algebraic_rule *r)
+/* `bits`: the root's unsized bit size; `num_comm`: the pattern's
+ * commutative nodes (count_commutative()). */
+static bool match_rule(struct match *m, struct alu_instr *alu, const struct algebraic_rule *r,
+		       unsigned bits, unsigned num_comm)
 {
 	static const uint8_t identity[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
-	unsigned bits = alu_instr_bit_size(alu);
 	if (r->search->op != alu->op || (r->bits && !(r->bits & ir_bits_mask(bits))))
 		return false;
 	if (r->inexact && !inexact_allowed(alu->instr.shader, bits))
 		return false;
-	unsigned tries = 1u << count_commutative(r->search);
-	for (unsigned t = 0; t < tries; t++) {
-		memset(m, 0, sizeof(*m));
-		m->rule = r;
-		m->root = alu;
-		m->nc = alu->def.num_components;
+	m->rule = r;
+	m->root = alu;
+	m->nc = alu->def.num_components;
+	for (unsigned t = 0; t < 1u << num_comm; t++) {
+		m->bound = 0;
+		m->next_comm = 0;
 		m->swaps = t;
 		if (match_alu(m, r->search, alu, identity) && rule_cond_ok(m))
 			return true;
@@ -384,12 +386,12 @@ static void replace_root(struct match *m)
 	instr_remove(&root->instr);
 }
 
-struct instr *algebraic_apply(struct alu_instr *alu, const struct algebraic_rule *rule,
-			      bool *applied)
+static struct instr *apply(struct alu_instr *alu, const struct algebraic_rule *rule,
+			   unsigned bits, unsigned num_comm, bool *applied)
 {
 	struct match m;
 	*applied = false;
-	if (!match_rule(&m, alu, rule))
+	if (!match_rule(&m, alu, rule, bits, num_comm))
 		return NULL;
 	struct instr *prev = instr_prev(&alu->instr), *next = instr_next(&alu->instr);
 	struct block *b = alu->instr.block;
@@ -399,6 +401,12 @@ struct instr *algebraic_apply(struct alu_instr *alu, const struct algebraic_rule
 	return first != next ? first : next;
 }
 
+struct instr *algebraic_apply(struct alu_instr *alu, const struct algebraic_rule *rule,
+			      bool *applied)
+{
+	return apply(alu, rule, alu_instr_bit_size(alu), count_commutative(rule->search), applied);
+}
+
 /* ---- the pass ---- */
 
 static bool algebraic(struct shader *s, bool inexact)
@@ -406,12 +414,16 @@ static bool algebraic(struct shader *s, bool inexact)
 	/* rules by root opcode, in table order: first[op], then next[rule] */
 	short first[OP_COUNT];
 	short *next = xmalloc(num_algebraic_rules * sizeof(*next));
+	uint8_t *num_comm = xmalloc(num_algebraic_rules);
 	for (unsigned op = 0; op < OP_COUNT; op++)
 		first[op] = -1;
 	for (unsigned r = num_algebraic_rules; r-- > 0;) {
+		if (algebraic_rules[r].inexact && !inexact)
+			continue;
 		unsigned op = algebraic_rules[r].search->op;
 		next[r] = first[op];
 		first[op] = (short)r;
+		num_comm[r] = (uint8_t)count_commutative(algebraic_rules[r].search);
 	}
 
 	bool progress = false;
@@ -423,13 +435,13 @@ static bool algebraic(struct shader *s, bool inexact)
 		struct instr *i = block_first_instr(b);
 		while (i) {
 			struct instr *resume = instr_next(i);
-			if (i->type == INSTR_alu && budget) {
-				for (short r = first[instr_as_alu(i)->op]; r >= 0; r = next[r]) {
+			if (i->type == INSTR_alu && budget && first[instr_as_alu(i)->op] >= 0) {
+				struct alu_instr *alu = instr_as_alu(i);
+				unsigned bits = alu_instr_bit_size(alu);
+				for (short r = first[alu->op]; r >= 0; r = next[r]) {
 					bool applied;
-					if (algebraic_rules[r].inexact && !inexact)
-						continue;
-					struct instr *at = algebraic_apply(instr_as_alu(i), &algebraic_rules[r],
-									  &applied);
+					struct instr *at = apply(alu, &algebraic_rules[r], bits, num_comm[r],
+								 &applied);
 					if (applied) {
 						resume = at;
 						progress = true;
@@ -442,6 +454,7 @@ static bool algebraic(struct shader *s, bool inexact)
 		}
 	}
 	free(next);
+	free(num_comm);
 	return shader_progress(s, progress, META_CONTROL_FLOW);
 }
 

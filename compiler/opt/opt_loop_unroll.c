@@ -25,8 +25,8 @@
  * each copy, when every block they name exists.  Values the loop hands on
  * (header phis, the part before the terminator) are read from the last
  * copy, and the loop goes.  The copied comparisons fold away later
- * (opt_constant_folding, opt_dce).  Loops are visited innermost first and
- * the analysis is redone after each unrolled loop.
+ * (opt_constant_folding, opt_dce).  Loops are visited innermost first; the
+ * analysis is redone after each round of unrolling.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -42,13 +42,19 @@ struct phi_fixup {
 	struct phi_instr *old, *copy;
 };
 
+/*
+ * The copy of a value of the loop is in its instruction's pass_data (NULL
+ * until copied); `inside` marks the loop's values by index.  The loop's
+ * blocks are numbered in block->index for `bmap` (block index metadata is
+ * gone anyway once the CFG changes).
+ */
 struct unroll {
 	struct function *fn;
 	struct cf_loop *loop;
 	struct loop_terminator *term;
-	struct ssa_def **map;		/* by original value index: its current copy */
+	bitset_word *inside;		/* values defined in the loop */
 	unsigned num_defs;
-	struct block **bmap;		/* by original block index: its current copy */
+	struct block **bmap;		/* by local block number: its current copy */
 	unsigned num_blocks;
 	struct block *cur;		/* where instructions go */
 	struct block *pending;		/* the original block whose copy `cur` holds */
@@ -57,15 +63,15 @@ struct unroll {
 
 static struct ssa_def *mapped(struct unroll *u, struct ssa_def *d)
 {
-	if (d->index < u->num_defs && u->map[d->index])
-		return u->map[d->index];
+	if (d->index < u->num_defs && bitset_test(u->inside, d->index) && d->parent->pass_data)
+		return d->parent->pass_data;
 	return d;
 }
 
 static void map_def(struct unroll *u, struct ssa_def *old, struct ssa_def *copy)
 {
-	if (old->index < u->num_defs)
-		u->map[old->index] = copy;
+	(void)u;
+	old->parent->pass_data = copy;
 }
 
 /* ---- copying instructions ---- */
@@ -290,6 +296,30 @@ static void rewrite_outside_uses(struct unroll *u, struct list *list)
 	}
 }
 
+/* Number the loop's blocks, clear its instructions' copies, mark its values. */
+static void prepare_list(struct unroll *u, struct list *list)
+{
+	foreach_cf_node(n, list) {
+		if (n->type == CF_IF) {
+			prepare_list(u, &cf_as_if(n)->then_list);
+			prepare_list(u, &cf_as_if(n)->else_list);
+			continue;
+		}
+		if (n->type == CF_LOOP) {
+			prepare_list(u, &cf_as_loop(n)->body);
+			continue;
+		}
+		struct block *b = cf_as_block(n);
+		b->index = u->num_blocks++;
+		foreach_instr(i, b) {
+			struct ssa_def *def = instr_def(i);
+			i->pass_data = NULL;
+			if (def && def->index < u->num_defs)
+				bitset_set(u->inside, def->index);
+		}
+	}
+}
+
 static void unroll(struct cf_loop *loop)
 {
 	struct block *before = cf_as_block(cf_node_prev(&loop->cf));
@@ -299,10 +329,9 @@ static void unroll(struct cf_loop *loop)
 	struct unroll u = { .fn = fn, .loop = loop, .term = loop->info->limiting };
 	int64_t trips = loop->info->trip_count;
 
-	metadata_require(fn, META_BLOCK_INDEX);
 	u.num_defs = fn->ssa_alloc;
-	u.num_blocks = fn->num_blocks + 1;
-	u.map = xcalloc(u.num_defs ? u.num_defs : 1, sizeof(*u.map));
+	u.inside = xcalloc(BITSET_WORDS(u.num_defs) + 1, sizeof(*u.inside));
+	prepare_list(&u, &loop->body);
 	u.bmap = xcalloc(u.num_blocks, sizeof(*u.bmap));
 	u.cur = before;
 
@@ -349,9 +378,8 @@ static void unroll(struct cf_loop *loop)
 	}
 	rewrite_outside_uses(&u, &loop->body);
 	cf_remove(&loop->cf);
-	cf_fixup_phis(fn);
 	array_free(&u.fixups);
-	free(u.map);
+	free(u.inside);
 	free(u.bmap);
 }
 
@@ -369,32 +397,45 @@ static bool can_unroll(struct cf_loop *loop)
 	return info->limiting && info->limiting->nif->cf.parent == &loop->cf;
 }
 
-/* Unroll one loop of `list`, innermost first; returns whether it did. */
-static bool unroll_list(struct function *fn, struct list *list)
+/*
+ * Unroll the loops of `list` that qualify, innermost first, with the loop
+ * analysis made before: a loop with an unrolled loop inside waits for the
+ * next round, when the analysis is redone.  Unrolling a loop touches only
+ * its own place, so the analysis of the others stays true.  Returns
+ * whether it unrolled anything.
+ */
+static bool unroll_list(struct list *list)
 {
-	foreach_cf_node(n, list) {
+	bool progress = false;
+	for (struct cf_node *n = cf_node_of(list->head.next), *next; &n->link != &list->head;
+	     n = next) {
+		next = cf_node_next(n);
 		if (n->type == CF_IF) {
-			if (unroll_list(fn, &cf_as_if(n)->then_list) ||
-			    unroll_list(fn, &cf_as_if(n)->else_list))
-				return true;
+			progress |= unroll_list(&cf_as_if(n)->then_list);
+			progress |= unroll_list(&cf_as_if(n)->else_list);
 		} else if (n->type == CF_LOOP) {
 			struct cf_loop *loop = cf_as_loop(n);
-			if (unroll_list(fn, &loop->body))
-				return true;
-			metadata_require(fn, META_LOOP_ANALYSIS);
-			if (can_unroll(loop)) {
+			if (unroll_list(&loop->body)) {
+				progress = true;
+			} else if (can_unroll(loop)) {
 				unroll(loop);
-				return true;
+				progress = true;
 			}
 		}
+		if (!next)
+			break;
 	}
-	return false;
+	return progress;
 }
 
 bool opt_loop_unroll(struct shader *s)
 {
 	bool progress = false;
-	while (unroll_list(s->fn, &s->fn->body))
+	for (;;) {
+		metadata_require(s->fn, META_LOOP_ANALYSIS);
+		if (!unroll_list(&s->fn->body))
+			break;
 		progress = true;
+	}
 	return shader_progress(s, progress, 0);
 }
