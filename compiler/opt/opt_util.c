@@ -220,9 +220,17 @@ void phis_rename_pred(struct function *fn, struct block *old, struct block *new_
 		foreach_instr(i, b) {
 			if (i->type != INSTR_phi)
 				break;
-			foreach_phi_src(ps, instr_as_phi(i))
-				if (ps->pred == old)
+			struct phi_instr *phi = instr_as_phi(i);
+			foreach_phi_src_safe(ps, phi) {
+				if (ps->pred != old)
+					continue;
+				/* already one from new_pred: that edge came first (the
+				 * code merged after it is unreachable), keep it */
+				if (phi_get_src(phi, new_pred))
+					phi_remove_src(phi, ps);
+				else
 					ps->pred = new_pred;
+			}
 		}
 	}
 }

@@ -76,7 +76,9 @@ void cf_inline_list(struct cf_node *node, struct list *list);
 /* Move every instruction of `from` (no phis, no jump) to the end of `to`
  * (before its jump, if any). */
 void block_move_instrs_to_end(struct block *from, struct block *to);
-/* Phi sources naming `old` as predecessor now name `new_pred`. */
+/* Phi sources naming `old` as predecessor now name `new_pred`; where a phi
+ * has one from `new_pred` already, that one stays (`old` was merged after
+ * it, behind its jump). */
 void phis_rename_pred(struct function *fn, struct block *old, struct block *new_pred);
 /* Rebuild the CFG, drop phi sources whose block is not a predecessor and
  * give predecessors without a source an undef. */

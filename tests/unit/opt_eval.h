@@ -76,6 +76,189 @@ static bool eval_straight(struct shader *s, const struct eval_io *in, struct eva
 	return ok_;
 }
 
+/* ---- whole shaders: structured control flow ---- */
+
+/*
+ * eval_shader() runs one invocation of a shader with control flow: ifs,
+ * loops, break/continue/return, phis (by the block control came from),
+ * load_input, load_ubo (a fixed function of slot and byte offset),
+ * store_output, discard and discard_if.  It stops after `max_steps`
+ * instructions (EVAL_STEPS: a loop that does not end) or at an
+ * instruction it does not know (EVAL_UNKNOWN).
+ */
+enum eval_status { EVAL_OK, EVAL_DISCARDED, EVAL_STEPS, EVAL_UNKNOWN };
+
+struct eval_ctx {
+	uint64_t (*val)[16];
+	const struct eval_io *in;
+	struct eval_io *out;
+	struct block *from;		/* the block control came from */
+	unsigned steps, max_steps;
+	enum eval_status status;
+};
+
+enum eval_flow { FLOW_NEXT, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN, FLOW_STOP };
+
+/* What load_ubo reads at a byte offset: a float in [-4, 4). */
+static uint64_t eval_ubo_word(uint64_t slot, uint64_t byte)
+{
+	uint64_t h = (slot * 0x9e3779b97f4a7c15ull) ^ (byte / 4 * 0xbf58476d1ce4e5b9ull);
+	h ^= h >> 29;
+	return ir_float_to_bits((double)(int)(h % 128) / 16.0 - 4.0, 32);
+}
+
+static bool eval_intrinsic(struct eval_ctx *e, struct intrinsic_instr *intr)
+{
+	uint64_t (*val)[16] = e->val;
+	int base = intrinsic_has(intr->op, INTR_IDX_base) ? intrinsic_get(intr, INTR_IDX_base) : 0;
+	switch (intr->op) {
+	case INTR_load_input:
+		if (base < 0 || base >= EVAL_MAX_IO)
+			return false;
+		memcpy(val[intr->def.index], e->in->v[base], sizeof(e->in->v[base]));
+		return true;
+	case INTR_store_output: {
+		if (base < 0 || base >= EVAL_MAX_IO)
+			return false;
+		const uint64_t *v = val[intr->src[0].ssa->index];
+		unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+		unsigned first = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+		for (unsigned c = 0; c < 16 && first + c < 16; c++)
+			if (mask & (1u << c))
+				e->out->v[base][first + c] = v[c];
+		return true;
+	}
+	case INTR_load_ubo:
+		if (intr->def.bit_size != 32)
+			return false;
+		for (unsigned c = 0; c < intr->def.num_components; c++)
+			val[intr->def.index][c] = eval_ubo_word(val[intr->src[0].ssa->index][0],
+								 (uint32_t)val[intr->src[1].ssa->index][0] + 4 * c);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static enum eval_flow eval_block(struct eval_ctx *e, struct block *b)
+{
+	uint64_t (*val)[16] = e->val;
+	uint64_t phi_vals[64][16];
+	unsigned nphis = 0;
+	/* phis read their sources together, as at the end of the predecessor */
+	foreach_instr(i, b) {
+		if (i->type != INSTR_phi)
+			break;
+		struct phi_src *ps = phi_get_src(instr_as_phi(i), e->from);
+		if (!ps || nphis == 64) {
+			e->status = EVAL_UNKNOWN;
+			return FLOW_STOP;
+		}
+		memcpy(phi_vals[nphis++], val[ps->src.ssa->index], sizeof(phi_vals[0]));
+	}
+	nphis = 0;
+	foreach_instr(i, b) {
+		if (++e->steps > e->max_steps) {
+			e->status = EVAL_STEPS;
+			return FLOW_STOP;
+		}
+		switch (i->type) {
+		case INSTR_phi:
+			memcpy(val[instr_as_phi(i)->def.index], phi_vals[nphis++], sizeof(phi_vals[0]));
+			break;
+		case INSTR_load_const: {
+			struct load_const_instr *lc = instr_as_load_const(i);
+			memcpy(val[lc->def.index], lc->value, lc->def.num_components * sizeof(uint64_t));
+			break;
+		}
+		case INSTR_undef:
+			memset(val[instr_as_undef(i)->def.index], 0, sizeof(val[0]));
+			break;
+		case INSTR_alu: {
+			struct alu_instr *alu = instr_as_alu(i);
+			const uint64_t *srcs[ALU_MAX_INPUTS];
+			for (unsigned k = 0; k < alu_op_infos[alu->op].num_inputs; k++)
+				srcs[k] = val[alu->src[k].src.ssa->index];
+			alu_instr_eval(alu, srcs, val[alu->def.index]);
+			break;
+		}
+		case INSTR_intrinsic: {
+			struct intrinsic_instr *intr = instr_as_intrinsic(i);
+			if (intr->op == INTR_discard ||
+			    (intr->op == INTR_discard_if && (val[intr->src[0].ssa->index][0] & 1))) {
+				e->status = EVAL_DISCARDED;
+				return FLOW_STOP;
+			}
+			if (intr->op == INTR_discard_if)
+				break;
+			if (!eval_intrinsic(e, intr)) {
+				e->status = EVAL_UNKNOWN;
+				return FLOW_STOP;
+			}
+			break;
+		}
+		case INSTR_jump:
+			e->from = b;
+			switch (instr_as_jump(i)->type) {
+			case JUMP_break: return FLOW_BREAK;
+			case JUMP_continue: return FLOW_CONTINUE;
+			default: return FLOW_RETURN;
+			}
+		default:
+			e->status = EVAL_UNKNOWN;
+			return FLOW_STOP;
+		}
+	}
+	e->from = b;
+	return FLOW_NEXT;
+}
+
+static enum eval_flow eval_list(struct eval_ctx *e, struct list *list)
+{
+	foreach_cf_node(n, list) {
+		enum eval_flow f = FLOW_NEXT;
+		switch (n->type) {
+		case CF_BLOCK:
+			f = eval_block(e, cf_as_block(n));
+			break;
+		case CF_IF: {
+			struct cf_if *nif = cf_as_if(n);
+			bool c = e->val[nif->condition.ssa->index][0] & 1;
+			f = eval_list(e, c ? &nif->then_list : &nif->else_list);
+			break;
+		}
+		case CF_LOOP:
+			for (;;) {
+				f = eval_list(e, &cf_as_loop(n)->body);
+				if (f == FLOW_BREAK) {
+					f = FLOW_NEXT;
+					break;
+				}
+				if (f != FLOW_NEXT && f != FLOW_CONTINUE)
+					break;
+			}
+			break;
+		default:
+			break;
+		}
+		if (f != FLOW_NEXT)
+			return f;
+	}
+	return FLOW_NEXT;
+}
+
+__attribute__((unused))
+static enum eval_status eval_shader(struct shader *s, const struct eval_io *in,
+				    struct eval_io *out, unsigned max_steps)
+{
+	struct eval_ctx e = { .in = in, .out = out, .max_steps = max_steps };
+	e.val = calloc(s->fn->ssa_alloc ? s->fn->ssa_alloc : 1, sizeof(*e.val));
+	memset(out, 0, sizeof(*out));
+	eval_list(&e, &s->fn->body);
+	free(e.val);
+	return e.status;
+}
+
 /* ---- random values (xorshift; deterministic per seed) ---- */
 
 static uint64_t rnd_state_ = 0x9e3779b97f4a7c15ull;
