@@ -168,16 +168,22 @@ static void if_else(struct fz *z)
 	z->depth++;
 	statements(z, rnd_below(4));
 	struct ssa_def *tf = fval(z), *ti = ival(z);
+	struct ssa_def *tv = b_vec4(b, fval(z), fval(z), fval(z), fval(z));
 	leave(z, s);
 	b_push_else(b, nif);
 	if (!rnd_below(3))
 		statements(z, rnd_below(3));
 	struct ssa_def *ef = fval(z), *ei = ival(z);
+	struct ssa_def *ev = b_vec4(b, fval(z), fval(z), fval(z), fval(z));
 	leave(z, s);
 	z->depth--;
 	b_pop_if(b, nif);
 	array_push(&z->f, b_if_phi(b, nif, tf, ef));
 	array_push(&z->i, b_if_phi(b, nif, ti, ei));
+	/* a vector phi, read one component at a time */
+	struct ssa_def *v = b_if_phi(b, nif, tv, ev);
+	array_push(&z->f, b_fdot4(b, v, v));
+	array_push(&z->f, b_channel(b, v, rnd_below(4)));
 }
 
 static void loop(struct fz *z)
@@ -398,7 +404,7 @@ static void check(struct shader *s, const char *list, unsigned prog,
 int main(void)
 {
 	static const char *const pipelines[] = {
-		"lower_alu_to_scalar,opt_copy_prop,opt_cse,opt_dce",
+		"lower_alu_to_scalar,lower_phis_to_scalar,opt_copy_prop,opt_cse,opt_dce",
 		"opt_peephole_select,opt_loop_unroll,opt_dead_cf,opt_remove_phis,opt_dce",
 		"lower_idiv,lower_isign,lower_fsign,lower_flrp,lower_fmod,lower_ffract,opt_algebraic,"
 		"opt_constant_folding,opt_sink",

@@ -40,6 +40,9 @@ static const struct lowering lowerings[] = {
 	{ "lower_idiv", lower_idiv, OP_irem, true, true },
 	{ "lower_idiv", lower_idiv, OP_imod, true, true },
 	{ "lower_idiv", lower_idiv, OP_umod, true, true },
+	{ "lower_bitfield", lower_bitfield, OP_ubitfield_extract, true, true },
+	{ "lower_bitfield", lower_bitfield, OP_ibitfield_extract, true, true },
+	{ "lower_bitfield", lower_bitfield, OP_bitfield_insert, true, true },
 };
 
 /* A shader storing op(input 0, input 1, …) to output 0, every value of
@@ -301,6 +304,55 @@ static void test_idiv_edges(void)
 	}
 }
 
+/* ---- lower_bitfield on every offset and count around the value's width ---- */
+
+static void test_bitfield_edges(void)
+{
+	static const enum alu_op ops[] = { OP_ubitfield_extract, OP_ibitfield_extract,
+					   OP_bitfield_insert };
+	static const unsigned sizes[] = { 8, 16, 32, 64 };
+	for (unsigned k = 0; k < 3; k++) {
+		const struct alu_op_info *info = &alu_op_infos[ops[k]];
+		unsigned checked = 0, wrong = 0;
+		char msg[256] = "";
+		for (unsigned si = 0; si < 4; si++) {
+			unsigned w = sizes[si];
+			struct shader *before = op_shader(ops[k], w, NULL);
+			struct shader *after = shader_clone(before);
+			lower_bitfield(after);
+			unsigned first = info->num_inputs - 2;	/* offset, count */
+			for (int o = -2; o <= (int)w + 2; o++) {
+				for (int n = -2; n <= (int)w + 2; n += NC) {
+					struct eval_io in, x, y;
+					memset(&in, 0, sizeof(in));
+					for (unsigned c = 0; c < NC; c++) {
+						in.v[0][c] = rnd64();
+						in.v[1][c] = rnd64();
+						in.v[first][c] = mask_to((uint64_t)(int64_t)o, 32);
+						in.v[first + 1][c] = mask_to((uint64_t)(int64_t)(n + (int)c), 32);
+						for (unsigned v = 0; v < first; v++)
+							in.v[v][c] = mask_to(in.v[v][c], w < 16 ? 32 : w);
+					}
+					eval_straight(before, &in, &x);
+					eval_straight(after, &in, &y);
+					for (unsigned c = 0; c < NC; c++, checked++) {
+						if (x.v[0][c] != y.v[0][c] && !wrong++)
+							snprintf(msg, sizeof(msg), "%u bits, offset %d count %d: "
+								 "%#llx, lowered %#llx", w, o, n + (int)c,
+								 (unsigned long long)x.v[0][c],
+								 (unsigned long long)y.v[0][c]);
+					}
+				}
+			}
+			shader_free(before);
+			shader_free(after);
+		}
+		if (!ok(!wrong, "lower_bitfield: %s on %u offset and count pairs around 8 to 64 bits",
+			info->name, checked))
+			tap_diag("%s", msg);
+	}
+}
+
 /* ---- lower_alu_to_scalar ---- */
 
 /* Whether `op` is left as a vector instruction (or a reduction). */
@@ -384,6 +436,7 @@ int main(void)
 	test_lowerings();
 	test_idiv_exhaustive8();
 	test_idiv_edges();
+	test_bitfield_edges();
 	test_scalar();
 	return done_testing();
 }
