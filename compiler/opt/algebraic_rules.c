@@ -178,7 +178,6 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(ffma(fneg(a), fneg(b), c), ffma(a, b, c))
 	R(flrp(a, b, F(0.0)), a, INEXACT)			/* a*1 + b*0 */
 	R(flrp(a, b, F(1.0)), b, INEXACT)
-	R(flrp(a, a, b), a, INEXACT)
 
 	/* ---- float negation and absolute value ---- */
 	R(fneg(fneg(a)), a)

@@ -62,13 +62,9 @@ bool opt_peephole_select_limit(struct shader *s, unsigned limit);
 /* Which ALU instructions lower_alu_to_scalar_filter() splits (true: split). */
 typedef bool (*alu_scalar_filter_fn)(const struct alu_instr *alu, const void *data);
 bool lower_alu_to_scalar_filter(struct shader *s, alu_scalar_filter_fn fn, const void *data);
-/*
- * opt_algebraic with the inexact rules too (algebraic.h), as Mesa's
- * default: for a backend that models a driver's fast-math choices.  Not in
- * the registry: it may change results for NaN, ±inf and -0.0 inputs, which
- * no tolerance of the equivalence test covers.
- */
-bool opt_algebraic_fast(struct shader *s);
+/* opt_algebraic without the inexact rules (algebraic.h): results stay
+ * IEEE even where the shader does not ask for it. */
+bool opt_algebraic_exact(struct shader *s);
 
 struct pass_info {
 	const char *name;

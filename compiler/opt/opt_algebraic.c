@@ -25,12 +25,11 @@
  * Rules are indexed by the opcode of their root per run: the table stays
  * constant and nothing is global.
  *
- * opt_algebraic applies the exact rules only: the IR's floats are IEEE and
- * the interpreter holds every pass to that.  opt_algebraic_fast adds the
- * inexact ones on instructions not marked exact — what Mesa does by
- * default, as SPIR-V lets an implementation ignore NaNs, infinities and the
- * sign of zero unless SignedZeroInfNanPreserve is asked for (which the
- * shader's float controls record and which turns them off here too).
+ * Inexact rules apply to instructions not marked exact, at the float sizes
+ * whose signed zeros, infinities and NaNs the shader does not ask to
+ * preserve (float_controls szinp16/32/64): Vulkan's default float rules,
+ * and what Mesa does.  The registry declares it (.float_relaxed), so the
+ * interpreter's equivalence test holds the pass to those rules.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -460,10 +459,10 @@ static bool algebraic(struct shader *s, bool inexact)
 
 bool opt_algebraic(struct shader *s)
 {
-	return algebraic(s, false);
+	return algebraic(s, true);
 }
 
-bool opt_algebraic_fast(struct shader *s)
+bool opt_algebraic_exact(struct shader *s)
 {
-	return algebraic(s, true);
+	return algebraic(s, false);
 }

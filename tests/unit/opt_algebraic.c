@@ -310,7 +310,7 @@ static void check_instance(struct gen *g, struct rule_stats *st)
 	pl.validate = pl.check_progress = true;
 	bool progress = false;
 	for (unsigned k = 0; k < 4; k++)
-		PASS(progress, &pl, opt_algebraic_fast);
+		PASS(progress, &pl, opt_algebraic);
 	(void)progress;
 	st->unsettled += pl.failed;
 	pipeline_release(&pl);
