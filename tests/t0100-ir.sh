@@ -22,6 +22,13 @@ test_expect 'without --passes, --emit=ir prints the IR after the default pipelin
 	test_cmp out again
 '
 
+test_expect '--print-after names a pass of the default pipeline, once per round it runs' '
+	$SHDB compile --emit=ir --print-after=opt_loop_unroll "$TESTS/ir/default/loop-sum.ir" >out &&
+	grep -q "^# after opt_loop_unroll$" out &&
+	test $(grep -c "^# after opt_loop_unroll" out) -ge 2 &&
+	! grep -q "^# after opt_cse" out
+'
+
 test_expect 'a front-end-only result is ok' '
 	$SHDB compile "$TESTS/ir/alu.ir" >out &&
 	echo "$TESTS/ir/alu.ir: compute: ok" >expect &&
