@@ -11,8 +11,11 @@
  *     renumbering; no validation, as in a release build) per shader, on
  *     shaders of 100 to 1 500 instructions: the median and 90th
  *     percentile per shader, against glslang's own parse of a real shader
- *     (a median of about 0.7 ms on these machines, ../shared/DESIGN.md).
+ *     (a median of about 0.7 ms on these machines, ../shared/DESIGN.md);
+ *  3. the default pipeline on the hand-written IR files of tests/ (small
+ *     shaders, as most real ones are).
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +23,7 @@
 
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
+#include "compiler/util/file.h"
 
 #define RUNS 5
 
@@ -250,9 +254,85 @@ static bool whole_pipeline(void)
 	return true;
 }
 
+/* ---- 3. the default pipeline on the hand-written IR files of tests/ ---- */
+
+static void scan(const char *dir, char ***files, size_t *n)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char path[4096];
+		size_t len = strlen(e->d_name);
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".ir")) {
+			*files = xrealloc(*files, (*n + 1) * sizeof(**files));
+			(*files)[(*n)++] = xstrdup(path);
+		} else if (is_directory(path)) {
+			scan(path, files, n);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
+static void test_files(const char *root)
+{
+	char **files = NULL;
+	size_t n = 0, used = 0;
+	char dir[4096];
+	snprintf(dir, sizeof(dir), "%s/tests/ir", root);
+	scan(dir, &files, &n);
+	snprintf(dir, sizeof(dir), "%s/tests/isel", root);
+	scan(dir, &files, &n);
+	double *t = xmalloc((n ? n : 1) * sizeof(*t));
+	unsigned instrs = 0;
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf text = STRBUF_INIT;
+		struct diag d = DIAG_INIT;
+		struct shader *s = NULL;
+		if (read_file(files[i], &text, NULL) >= 0)
+			s = ir_parse(files[i], text.buf, text.len, &d);
+		if (s && ir_validate(s, &d, files[i])) {
+			double best = 1e30;
+			instrs += count_instrs(s);
+			for (int r = 0; r < RUNS; r++) {
+				struct shader *c = shader_clone(s);
+				struct pipeline pl;
+				pipeline_init(&pl, c, &d, files[i]);
+				pl.validate = false;
+				double t0 = now_ms();
+				opt_default(&pl);
+				double ms = now_ms() - t0;
+				best = ms < best ? ms : best;
+				pipeline_release(&pl);
+				shader_free(c);
+			}
+			t[used++] = best;
+		}
+		shader_free(s);
+		diag_release(&d);
+		strbuf_release(&text);
+		free(files[i]);
+	}
+	free(files);
+	if (!used) {
+		printf("no IR files under %s/tests\n", root);
+		free(t);
+		return;
+	}
+	qsort(t, used, sizeof(*t), cmp_double);
+	printf("the default pipeline on the %zu IR files of tests/ir and tests/isel "
+	       "(%u instructions in all):\n  median %.3f ms, p90 %.3f ms, max %.3f ms per shader\n",
+	       used, instrs, t[used / 2], t[used * 9 / 10], t[used - 1]);
+	free(t);
+}
+
 int main(void)
 {
+	const char *root = getenv("SHDB_SRCDIR");
 	bool ok = per_pass();
 	ok &= whole_pipeline();
+	test_files(root ? root : ".");
 	return ok ? 0 : 1;
 }
