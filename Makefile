@@ -102,6 +102,24 @@ $(BUILD)/%.o: %.c $(BUILD)/gen/cflags
 
 $(call obj,compiler/cli/main.c): $(BUILD)/gen/version.h
 
+# The SPIR-V grammar tables, generated from SPIRV-Headers' JSON (compiler/spirv/grammar.h).
+# Every object may include them (order-only here; -MMD records the real dependency).
+SPIRV_GRAMMAR_DIR ?= /usr/include/spirv/unified1
+SPIRV_GRAMMAR     := $(SPIRV_GRAMMAR_DIR)/spirv.core.grammar.json \
+                     $(SPIRV_GRAMMAR_DIR)/extinst.glsl.std.450.grammar.json
+GRAMMAR_GEN       := $(BUILD)/tools/grammar_gen
+GRAMMAR_OUT       := $(BUILD)/gen/spirv_grammar.h $(BUILD)/gen/spirv_grammar.inc
+
+$(GRAMMAR_GEN): compiler/spirv/gen/grammar_gen.c $(BUILD)/gen/cflags
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(shell pkg-config --libs jansson 2>/dev/null)
+
+$(GRAMMAR_OUT) &: $(GRAMMAR_GEN) $(SPIRV_GRAMMAR)
+	@mkdir -p $(@D)
+	$(QUIET_GEN)$(GRAMMAR_GEN) $(SPIRV_GRAMMAR) $(GRAMMAR_OUT)
+
+$(ALL_OBJS): | $(GRAMMAR_OUT)
+
 $(COMPILER_LIB): $(call obj,$(COMPILER_SRC))
 	$(Q)rm -f $@
 	$(QUIET_AR)ar rcs $@ $^
