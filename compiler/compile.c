@@ -13,6 +13,7 @@
 #include "compiler/ir/ir.h"
 #include "compiler/ir3/ir3_shader.h"
 #include "compiler/opt/opt.h"
+#include "compiler/spirv/spirv.h"
 #include "compiler/util/file.h"
 
 void compile_options_init(struct compile_options *o)
@@ -134,14 +135,15 @@ static int compile_target(const char *name, struct shader *s, const struct compi
 }
 
 /*
- * Every front end ends here: optimise `s` (the default pipeline, or
- * o->passes), keep its text when asked (after the --print-after dumps),
+ * Every front end ends here: optimise `s` (the default pipeline — after
+ * lower_vars_to_ssa for the SPIR-V reader's output — or o->passes), keep
+ * its text when asked (after the --print-after dumps),
  * then one result per target on a clone of it — or one front-end-only
  * result (target NULL) when no target is asked.  Frees `s`.
  */
-static int finish_shader(const char *name, struct shader *s, const struct compile_options *o,
-			 const struct target *const *targets, size_t num_targets,
-			 struct compile_output *out, uint64_t start)
+static int finish_shader(const char *name, struct shader *s, bool from_spirv,
+			 const struct compile_options *o, const struct target *const *targets,
+			 size_t num_targets, struct compile_output *out, uint64_t start)
 {
 	struct strbuf ir = STRBUF_INIT;
 	struct pipeline pl;
@@ -164,10 +166,16 @@ static int finish_shader(const char *name, struct shader *s, const struct compil
 		o->progress->phase = "opt";
 		pl.running = &o->progress->pass;
 	}
-	if (o->passes)
+	if (o->passes) {
 		pipeline_run_list(&pl, o->passes);
-	else
+	} else {
+		/* the SPIR-V reader's locals first: the loop expects SSA */
+		bool progress = false;
+		if (from_spirv)
+			PASS(progress, &pl, lower_vars_to_ssa);
+		(void)progress;
 		opt_default(&pl);
+	}
 	if (pl.failed) {
 		/* a pass broke the IR or lied about its progress: a compiler bug */
 		add_error(out, stage, RESULT_CRASH, start);
@@ -202,7 +210,7 @@ static int compile_ir(const char *name, const char *data, size_t len,
 		diag_error(&out->diag, name, 0, 0, "the file is a %s shader, not %s",
 			   stage_name(s->stage), stage_name(o->stage));
 	else if (ir_validate(s, &out->diag, name))
-		return finish_shader(name, s, o, targets, num_targets, out, start);
+		return finish_shader(name, s, false, o, targets, num_targets, out, start);
 	add_error(out, s->stage, RESULT_ERROR, start);
 	shader_free(s);
 	return -1;
@@ -226,17 +234,28 @@ static void test_hooks(const char *data, size_t len)
 }
 
 /*
- * SPIR-V → IR for one ok unit, messages in `d`: the SPIR-V reader's place.
- * Until it lands, every stage that has to go further than SPIR-V stops
- * here with this error.
+ * SPIR-V → IR for one ok unit (compiler/spirv/spirv.h), messages in `d`.
+ * The reader's output is validated here when validation is on: invalid IR
+ * from it is a compiler bug, reported as such.
  */
 static struct shader *translate_unit(const struct spirv_unit *u, const struct compile_options *o,
 				     const char *name, struct diag *d)
 {
-	(void)u;
-	(void)o;
-	diag_error(d, name, 0, 0, "SPIR-V to IR translation is not implemented yet");
-	return NULL;
+	struct spirv_options so = {
+		.entry = u->entry,
+		.stage = u->stage,
+		.specs = o->specs.data,
+		.num_specs = o->specs.len,
+	};
+	if (o->progress)
+		o->progress->phase = "spirv";
+	struct shader *s = spirv_to_ir(u->words, u->num_words, &so, name, d);
+	if (s && (IR_VALIDATE_DEFAULT || o->validate_ir) && !ir_validate(s, d, name)) {
+		diag_error(d, name, 0, 0, "internal error: the SPIR-V reader made invalid IR");
+		shader_free(s);
+		return NULL;
+	}
+	return s;
 }
 
 static void diag_append(struct diag *to, const struct diag *from)
@@ -274,7 +293,7 @@ static int unit_results(const struct spirv_unit *u, const char *name,
 		struct shader *s = translate_unit(u, o, name, &d);
 		if (s) {
 			diag_append(&out->diag, &d);
-			ret = finish_shader(name, s, o, targets, num_targets, out, start);
+			ret = finish_shader(name, s, true, o, targets, num_targets, out, start);
 			if (out->results.len > from)	/* the SPIR-V goes with the first */
 				out->results.data[from].spirv = spirv;
 			else

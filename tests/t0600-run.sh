@@ -6,8 +6,9 @@
 strip_time() { sed 's/,"time_us":[0-9]*//' "$1"; }
 
 mkdir -p corpus/sub corpus/.hidden corpus/b-dir &&
+# shaders that stop in the front end: one error record per file, whatever the targets
 for f in a.frag b.vert sub/c.comp sub/d.tesc b-dir/e.geom .hidden/h.frag; do
-	echo "void main() {} // $f" >corpus/$f
+	echo "void main() { undeclared(); } // $f" >corpus/$f
 done
 echo "notes" >corpus/README.md
 : >corpus/empty.frag

@@ -8,7 +8,8 @@ export SHDB_TEST_HOOKS=1
 strip_time() { sed 's/,"time_us":[0-9]*//' "$1"; }
 
 mkdir corpus &&
-for i in $(seq -w 1 120); do echo "void main() {} // $i" >corpus/s$i.frag; done
+# shaders that stop in the front end: one record per file
+for i in $(seq -w 1 120); do echo "void main() { undeclared(); } // $i" >corpus/s$i.frag; done
 echo "SHDB-TEST-CRASH" >corpus/s030.frag
 echo "SHDB-TEST-CRASH" >corpus/s031.vert
 echo "SHDB-TEST-HANG" >corpus/s060.frag

@@ -7,8 +7,9 @@ export SHDB_TEST_HOOKS=1
 strip_time() { sed 's/,"time_us":[0-9]*//' "$1"; }
 
 mkdir -p corpus/x corpus/y &&
-for i in $(seq 1 40); do echo "void main() {} // $i" >corpus/x/s$i.frag; done
-for i in $(seq 1 20); do echo "void main() {} // $i" >corpus/y/v$i.vert; done
+# shaders that stop in the front end: one record per file
+for i in $(seq 1 40); do echo "void main() { undeclared(); } // $i" >corpus/x/s$i.frag; done
+for i in $(seq 1 20); do echo "void main() { undeclared(); } // $i" >corpus/y/v$i.vert; done
 echo "SHDB-TEST-CRASH" >corpus/x/boom.comp
 echo note >corpus/y/notes.txt
 

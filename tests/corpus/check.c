@@ -39,6 +39,9 @@
 #include <unistd.h>
 
 #include "compiler/front/front.h"
+#include "compiler/ir/ir.h"
+#include "compiler/opt/opt.h"
+#include "compiler/spirv/spirv.h"
 #include "compiler/util/file.h"
 
 struct row {
@@ -50,8 +53,10 @@ struct row {
 struct outcome {
 	int units, ok;			/* --glsl-mode=auto */
 	int ok_forced;			/* with the manifest's mode forced; -1: not run */
+	int ir_ok;			/* units made valid IR that passed the optimisation loop */
 	char how[16];
-	char message[232];
+	char message[232];		/* the first front-end failure */
+	char ir_message[232];		/* the first SPIR-V → IR or optimisation failure */
 };
 
 enum fate { FATE_DONE, FATE_CRASH, FATE_HANG };
@@ -67,6 +72,10 @@ struct folder_stats {
 	int units, glslang, ok, ok_of_glslang, forced, forced_run, same_mode;
 	int legacy, legacy_ok, spv, spv_ok, spvasm, spvasm_ok, crash, hang;
 	int hlsl_sniffed, hlsl_units;
+	/* SPIR-V → IR and the optimisation loop */
+	int ir_glslang;			/* units glslang compiles that became IR */
+	int legacy_ir;			/* legacy units that became IR */
+	int spv_ir, spv_unsup, spv_other, spvasm_ir, spvasm_unsup, spvasm_other;
 };
 
 typedef ARRAY(struct folder_stats) folder_array;
@@ -165,9 +174,46 @@ static int forced_mode(const char *mode)
 	return -1;
 }
 
+/* SPIR-V → IR, validation, then lower_vars_to_ssa and the optimisation
+ * loop with the validator after every pass. */
+static bool ir_check(const struct spirv_unit *u, const char *file, struct outcome *o)
+{
+	struct diag d = DIAG_INIT;
+	struct spirv_options so = { .entry = u->entry, .stage = u->stage };
+	struct shader *s = spirv_to_ir(u->words, u->num_words, &so, file, &d);
+	bool ok = false;
+	if (s && !ir_validate(s, &d, file)) {
+		diag_error(&d, file, 0, 0, "internal error: the SPIR-V reader made invalid IR");
+	} else if (s) {
+		struct pipeline pl;
+		bool progress = false;
+		pipeline_init(&pl, s, &d, file);
+		pl.validate = true;
+		PASS(progress, &pl, lower_vars_to_ssa);
+		opt_default(&pl);
+		ok = !pl.failed;
+		pipeline_release(&pl);
+		(void)progress;
+	}
+	if (!ok && !o->ir_message[0]) {
+		struct strbuf first = STRBUF_INIT;
+		const char *msg = diag_first_error(&d, &first);
+		/* an internal error names the check that failed; the first line may be the pass */
+		const char *internal = strstr(d.text.buf, "internal error");
+		snprintf(o->ir_message, sizeof(o->ir_message), "%s", internal ? internal : msg);
+		char *nl = strchr(o->ir_message, '\n');
+		if (nl)
+			*nl = '\0';
+		strbuf_release(&first);
+	}
+	shader_free(s);
+	diag_release(&d);
+	return ok;
+}
+
 /* One front-end run; fills units/ok and, for the first failure, message. */
 static int run_front(const struct row *r, const char *file, const char *data, size_t len,
-		     enum glsl_mode mode, struct outcome *o)
+		     enum glsl_mode mode, bool ir, struct outcome *o)
 {
 	struct compile_options opts;
 	struct program p;
@@ -191,8 +237,11 @@ static int run_front(const struct row *r, const char *file, const char *data, si
 	o->units = (int)p.units.len;
 	for (size_t i = 0; i < p.units.len; i++) {
 		struct spirv_unit *u = &p.units.data[i];
-		if (u->status == RESULT_OK)
+		if (u->status == RESULT_OK) {
 			ok++;
+			if (ir)
+				o->ir_ok += ir_check(u, file, o);
+		}
 		else if (!o->message[0]) {
 			struct strbuf first = STRBUF_INIT;
 			snprintf(o->message, sizeof(o->message), "%s", diag_first_error(&u->diag, &first));
@@ -216,12 +265,12 @@ static void run_one(const struct row *r, const char *corpus, struct outcome *o)
 	if (read_file(file.buf, &data, &err) < 0) {
 		snprintf(o->message, sizeof(o->message), "%s", err.buf);
 	} else {
-		o->ok = run_front(r, file.buf, data.buf, data.len, GLSL_MODE_AUTO, o);
+		o->ok = run_front(r, file.buf, data.buf, data.len, GLSL_MODE_AUTO, true, o);
 		int m = forced_mode(r->mode);
 		if (compiles(r) && m >= 0) {
 			struct outcome forced = { 0 };
 			o->ok_forced = run_front(r, file.buf, data.buf, data.len, (enum glsl_mode)m,
-						 &forced);
+						 false, &forced);
 		}
 	}
 	strbuf_release(&file);
@@ -426,18 +475,28 @@ static void count(struct folder_stats *f, const struct row *r, const struct resu
 	const struct outcome *o = &res->o;
 	bool done = res->fate == FATE_DONE, ok = done && o->units && o->ok == o->units;
 
+	bool ir_ok = ok && o->ir_ok == o->units;
+	bool unsup = strstr(o->ir_message, "unsupported: ") != NULL;
 	f->crash += res->fate == FATE_CRASH;
 	f->hang += res->fate == FATE_HANG;
 	if (!strcmp(r->kind, "spv")) {
 		f->spv++;
 		f->spv_ok += ok;
+		f->spv_ir += ir_ok;
+		f->spv_unsup += ok && !ir_ok && unsup;
+		f->spv_other += ok && !ir_ok && !unsup;
 		return;
 	}
 	if (!strcmp(r->kind, "spvasm")) {
 		f->spvasm++;
 		f->spvasm_ok += ok;
+		f->spvasm_ir += ir_ok;
+		f->spvasm_unsup += ok && !ir_ok && unsup;
+		f->spvasm_other += ok && !ir_ok && !unsup;
 		return;
 	}
+	if (done)
+		f->ir_glslang += o->ir_ok < r->units_compiled ? o->ir_ok : r->units_compiled;
 	f->units += r->units;
 	f->glslang += r->units_compiled;
 	f->ok += ok;
@@ -450,6 +509,7 @@ static void count(struct folder_stats *f, const struct row *r, const struct resu
 	if (done && !strncmp(o->how, "legacy", 6)) {
 		f->legacy++;
 		f->legacy_ok += ok;
+		f->legacy_ir += ir_ok;
 	}
 	if (!strcmp(r->kind, "hlsl")) {
 		f->hlsl_units++;
@@ -469,7 +529,31 @@ static void print_row(const struct folder_stats *f)
 	       f->crash, f->hang);
 }
 
-static void print_table(const struct result *res)
+static void print_ir_row(const struct folder_stats *f)
+{
+	char legacy[16], spv[24], spvasm[24];
+	snprintf(legacy, sizeof(legacy), "%d/%d", f->legacy_ir, f->legacy);
+	snprintf(spv, sizeof(spv), "%d/%d/%d", f->spv_ir, f->spv_unsup, f->spv_other);
+	snprintf(spvasm, sizeof(spvasm), "%d/%d/%d", f->spvasm_ir, f->spvasm_unsup, f->spvasm_other);
+	printf("%-28s %7d %7d %7.2f%% %7s %14s %14s\n", f->name, f->glslang, f->ir_glslang,
+	       f->glslang ? 100.0 * f->ir_glslang / f->glslang : 100.0, legacy, spv, spvasm);
+}
+
+static void print_ir_table(folder_array *all, const struct folder_stats *total)
+{
+	printf("\nSPIR-V → IR, validated, then lower_vars_to_ssa and the optimisation loop with "
+	       "the validator after every pass\n");
+	printf("%-28s %7s %7s %8s %7s %14s %14s\n", "folder", "glslang", "ir", "ir%", "legacy",
+	       "spv ok/uns/bad", "asm ok/uns/bad");
+	for (size_t i = 0; i < all->len; i++)
+		print_ir_row(&all->data[i]);
+	print_ir_row(total);
+	printf("\nof the units glslang compiles, %d/%d (%.2f%%) became valid IR and passed the "
+	       "optimisation loop\n", total->ir_glslang, total->glslang,
+	       total->glslang ? 100.0 * total->ir_glslang / total->glslang : 100.0);
+}
+
+static void print_table(const struct result *res, struct folder_stats *out_total)
 {
 	folder_array all = ARRAY_INIT;
 	struct folder_stats total = { .name = "total" };
@@ -489,6 +573,8 @@ static void print_table(const struct result *res)
 	       "HLSL told from GLSL by content: %d/%d\n", total.ok_of_glslang, total.glslang,
 	       total.glslang ? 100.0 * total.ok_of_glslang / total.glslang : 0.0,
 	       total.hlsl_sniffed, total.hlsl_units);
+	print_ir_table(&all, &total);
+	*out_total = total;
 	array_free(&all);
 }
 
@@ -566,6 +652,74 @@ static void print_failures(const struct result *res, bool verbose)
 	array_free(&groups);
 }
 
+/* "x.frag: error: word 12: OpFoo: unsupported: …" → "OpFoo: unsupported: …", ids and
+ * numbers replaced so that like failures group together. */
+static void ir_cause(const char *msg, char *out, size_t size)
+{
+	const char *e = strstr(msg, "error: ");
+	const char *p = e ? e + 7 : msg;
+	size_t n = 0;
+	if (!strncmp(p, "word ", 5)) {
+		const char *colon = strchr(p, ':');
+		if (colon)
+			p = colon + 2;
+	}
+	while (*p && n + 4 < size && n < 100) {
+		if ((*p == '%' || (*p >= '0' && *p <= '9')) && (n == 0 || out[n - 1] == ' ' ||
+						     out[n - 1] == '%' || out[n - 1] == '(')) {
+			while (*p == '%' || (*p >= '0' && *p <= '9'))
+				p++;
+			out[n++] = 'N';
+			continue;
+		}
+		out[n++] = *p++;
+	}
+	out[n] = '\0';
+}
+
+static void print_ir_failures(const struct result *res, bool verbose)
+{
+	struct group {
+		char cause[128];
+		int count;
+		size_t example;
+	};
+	ARRAY(struct group) groups = ARRAY_INIT;
+	for (size_t i = 0; i < rows.len; i++) {
+		const struct row *r = &rows.data[i];
+		const struct result *x = &res[i];
+		if (!wanted(r) || x->fate != FATE_DONE || x->o.ir_ok == x->o.ok)
+			continue;
+		char cause[128];
+		ir_cause(x->o.ir_message, cause, sizeof(cause));
+		if (verbose)
+			printf("IRFAIL %s/%s: %s\n", r->folder, r->path, x->o.ir_message);
+		size_t g;
+		for (g = 0; g < groups.len && strcmp(groups.data[g].cause, cause); g++)
+			;
+		if (g == groups.len) {
+			struct group *ng = array_push_zero(&groups);
+			snprintf(ng->cause, sizeof(ng->cause), "%s", cause);
+			ng->example = i;
+		}
+		groups.data[g].count++;
+	}
+	printf("\nIR failures by cause (%zu causes):\n", groups.len);
+	for (size_t pass = 0; pass < groups.len; pass++) {
+		size_t best = 0;
+		for (size_t g = 1; g < groups.len; g++)
+			if (groups.data[g].count > groups.data[best].count)
+				best = g;
+		struct group *b = &groups.data[best];
+		if (b->count < 0)
+			break;
+		printf("%5d  %s   (e.g. %s/%s)\n", b->count, b->cause, rows.data[b->example].folder,
+		       rows.data[b->example].path);
+		b->count = -1;
+	}
+	array_free(&groups);
+}
+
 int main(int argc, char **argv)
 {
 	const char *corpus = getenv("SHDB_SHARED") ? NULL : "../shared/corpus";
@@ -603,14 +757,20 @@ int main(int argc, char **argv)
 	double start = now();
 	struct result *res = xcalloc(rows.len, sizeof(*res));
 	run_all(corpus, jobs, limit, res);
-	print_table(res);
+	struct folder_stats total;
+	print_table(res, &total);
 	print_failures(res, verbose);
+	print_ir_failures(res, verbose);
 
 	int crashes = 0;
 	for (size_t i = 0; i < rows.len; i++)
 		crashes += wanted(&rows.data[i]) && res[i].fate != FATE_DONE;
-	printf("\n%.1f s with %d jobs; %s\n", now() - start, jobs,
-	       crashes ? "FAILED: units crashed or hung" : "no crash, no hang");
+	bool low = total.glslang && total.ir_glslang * 100 < total.glslang * 99;
+	int bad = total.spv_other + total.spvasm_other;
+	printf("\n%.1f s with %d jobs; %s%s%s\n", now() - start, jobs,
+	       crashes ? "FAILED: units crashed or hung" : "no crash, no hang",
+	       low ? "; FAILED: under 99% of the glslang units became IR" : "",
+	       bad ? "; FAILED: SPIR-V files failed without naming an unsupported feature" : "");
 	free(res);
-	return crashes ? 1 : 0;
+	return crashes || low || bad ? 1 : 0;
 }
