@@ -124,9 +124,10 @@ static int new_flag(struct spv *r)
 	struct ssa_def *off = spv_imm_u32(r, 0);
 	struct ssa_def *f = spv_imm(r, 1, 1, (uint64_t[]){ 0 });
 	struct builder top;
-	builder_init(&top, r->s, cursor_after_instr(f->parent));
+	builder_init(&top, r->s, spv_top_cursor(r));
 	b_store_local(&top, f, (unsigned)flag, 0, 1, off);
-	r->last_const = instr_next(f->parent);	/* the store: constants go after it */
+	/* the store: later constants go after it */
+	r->last_const = top.cursor.instr;
 	return flag;
 }
 

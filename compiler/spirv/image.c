@@ -134,7 +134,7 @@ static unsigned count_descriptors(struct spv_type **t)
 {
 	uint64_t n = 1;
 	while ((*t)->kind == T_ARRAY || (*t)->kind == T_RUNTIME_ARRAY) {
-		n *= (*t)->kind == T_ARRAY ? (*t)->length : 16;
+		n *= (*t)->kind == T_ARRAY ? (*t)->length : SPV_RUNTIME_DESCRIPTORS;
 		*t = (*t)->elem;
 	}
 	return n > 4096 ? 4096 : (unsigned)n;
@@ -261,7 +261,7 @@ static unsigned slot_of(struct spv *r, struct resource_decl *d, struct spv_index
 {
 	uint32_t count = decl_num_slots(d->array_size);
 	if (!i.d && i.c >= count)
-		spv_fail(r, "descriptor %u is out of range (%u)", i.c, count);
+		spv_unsupported(r, "descriptor %u of an array of %u", i.c, count);
 	return d->slot + i.c;
 }
 

@@ -48,7 +48,7 @@ void spv_budget(struct spv *r, unsigned n)
 }
 
 /* The cursor for constants: after the last one, at the top of the shader. */
-static struct cursor top_cursor(struct spv *r)
+struct cursor spv_top_cursor(struct spv *r)
 {
 	if (r->last_const && r->last_const->block)
 		return cursor_after_instr(r->last_const);
@@ -65,7 +65,7 @@ struct ssa_def *spv_imm(struct spv *r, unsigned comps, unsigned bits, const uint
 	if (e->value && ((struct ssa_def *)e->value)->parent->block)
 		return e->value;
 	struct builder top;
-	builder_init(&top, r->s, top_cursor(r));
+	builder_init(&top, r->s, spv_top_cursor(r));
 	struct ssa_def *def = b_const(&top, comps, bits, v);
 	r->last_const = def->parent;
 	e->value = def;
@@ -81,7 +81,7 @@ struct ssa_def *spv_imm_u32(struct spv *r, uint32_t v)
 static struct ssa_def *undef_def(struct spv *r, unsigned comps, unsigned bits)
 {
 	struct builder top;
-	builder_init(&top, r->s, top_cursor(r));
+	builder_init(&top, r->s, spv_top_cursor(r));
 	struct ssa_def *def = b_undef(&top, comps, bits);
 	r->last_const = def->parent;
 	return def;

@@ -865,7 +865,7 @@ static unsigned descriptor_count(struct spv_type *t)
 {
 	uint64_t n = 1;
 	for (; t->kind == T_ARRAY || t->kind == T_RUNTIME_ARRAY; t = t->elem)
-		n *= t->kind == T_ARRAY ? t->length : 16;
+		n *= t->kind == T_ARRAY ? t->length : SPV_RUNTIME_DESCRIPTORS;
 	return n > 4096 ? 4096 : (unsigned)n;
 }
 
@@ -915,6 +915,9 @@ static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct m
 			idx = index_mad(r, idx, t->kind == T_ARRAY ? t->length : 1, p->path[k++]);
 			t = t->elem;
 		}
+		if (!idx.d && idx.c >= decl_num_slots(var->buf->array_size))
+			spv_unsupported(r, "descriptor %u of an array of %u", idx.c,
+					decl_num_slots(var->buf->array_size));
 		struct spv_index slot = index_add(r, base, idx);
 		m->slot = index_def(r, slot);
 		l->type = t;

@@ -56,6 +56,8 @@
 #define SPV_MAX_NESTING 400		/* structured constructs and calls, nested */
 #define SPV_MAX_AGGREGATE 65536		/* leaves of one aggregate load, store or copy */
 #define SPV_MAX_INSTRS (1u << 22)	/* IR instructions emitted for one shader */
+/* Slots given to a runtime array of descriptors (its size is the API's). */
+#define SPV_RUNTIME_DESCRIPTORS 64
 
 /* ---- types ---- */
 
@@ -408,6 +410,8 @@ void spv_instr(struct spv *r);
 /* A constant at the top of the shader (dominating every use). */
 struct ssa_def *spv_imm(struct spv *r, unsigned comps, unsigned bits, const uint64_t *v);
 struct ssa_def *spv_imm_u32(struct spv *r, uint32_t v);
+/* The end of the constants at the top of the shader (after r->last_const). */
+struct cursor spv_top_cursor(struct spv *r);
 /* Count one emitted instruction against the budget. */
 void spv_budget(struct spv *r, unsigned n);
 

@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include "compiler/front/front.h"
+#include "compiler/ir/interp.h"
 #include "compiler/ir/ir.h"
 #include "compiler/opt/opt.h"
 #include "compiler/spirv/spirv.h"
@@ -54,9 +55,11 @@ struct outcome {
 	int units, ok;			/* --glsl-mode=auto */
 	int ok_forced;			/* with the manifest's mode forced; -1: not run */
 	int ir_ok;			/* units made valid IR that passed the optimisation loop */
+	int interp_run, interp_ok;	/* fragment and compute units run by the interpreter */
 	char how[16];
 	char message[232];		/* the first front-end failure */
 	char ir_message[232];		/* the first SPIR-V → IR or optimisation failure */
+	char interp_message[160];	/* the first interpreter error */
 };
 
 enum fate { FATE_DONE, FATE_CRASH, FATE_HANG };
@@ -76,6 +79,7 @@ struct folder_stats {
 	int ir_glslang;			/* units glslang compiles that became IR */
 	int legacy_ir;			/* legacy units that became IR */
 	int spv_ir, spv_unsup, spv_other, spvasm_ir, spvasm_unsup, spvasm_other;
+	int interp_run, interp_ok;	/* fragment and compute units */
 };
 
 typedef ARRAY(struct folder_stats) folder_array;
@@ -174,6 +178,21 @@ static int forced_mode(const char *mode)
 	return -1;
 }
 
+/* The interpreter on random inputs: it must know every instruction (a
+ * step limit or undefined behaviour on random inputs is no failure). */
+static void interp_check(struct shader *s, struct outcome *o)
+{
+	struct interp_inputs *in = interp_inputs_random(s, 1);
+	struct interp_result *res = interp_run(s, in, NULL);
+	o->interp_run++;
+	if (res->status != INTERP_ERROR)
+		o->interp_ok++;
+	else if (!o->interp_message[0])
+		snprintf(o->interp_message, sizeof(o->interp_message), "%s", res->message);
+	interp_result_free(res);
+	interp_inputs_free(in);
+}
+
 /* SPIR-V → IR, validation, then lower_vars_to_ssa and the optimisation
  * loop with the validator after every pass. */
 static bool ir_check(const struct spirv_unit *u, const char *file, struct outcome *o)
@@ -194,6 +213,8 @@ static bool ir_check(const struct spirv_unit *u, const char *file, struct outcom
 		ok = !pl.failed;
 		pipeline_release(&pl);
 		(void)progress;
+		if (ok && (s->stage == STAGE_FRAGMENT || s->stage == STAGE_COMPUTE))
+			interp_check(s, o);
 	}
 	if (!ok && !o->ir_message[0]) {
 		struct strbuf first = STRBUF_INIT;
@@ -477,6 +498,8 @@ static void count(struct folder_stats *f, const struct row *r, const struct resu
 
 	bool ir_ok = ok && o->ir_ok == o->units;
 	bool unsup = strstr(o->ir_message, "unsupported: ") != NULL;
+	f->interp_run += o->interp_run;
+	f->interp_ok += o->interp_ok;
 	f->crash += res->fate == FATE_CRASH;
 	f->hang += res->fate == FATE_HANG;
 	if (!strcmp(r->kind, "spv")) {
@@ -531,26 +554,29 @@ static void print_row(const struct folder_stats *f)
 
 static void print_ir_row(const struct folder_stats *f)
 {
-	char legacy[16], spv[24], spvasm[24];
+	char legacy[16], spv[24], spvasm[24], interp[24];
 	snprintf(legacy, sizeof(legacy), "%d/%d", f->legacy_ir, f->legacy);
+	snprintf(interp, sizeof(interp), "%d/%d", f->interp_ok, f->interp_run);
 	snprintf(spv, sizeof(spv), "%d/%d/%d", f->spv_ir, f->spv_unsup, f->spv_other);
 	snprintf(spvasm, sizeof(spvasm), "%d/%d/%d", f->spvasm_ir, f->spvasm_unsup, f->spvasm_other);
-	printf("%-28s %7d %7d %7.2f%% %7s %14s %14s\n", f->name, f->glslang, f->ir_glslang,
-	       f->glslang ? 100.0 * f->ir_glslang / f->glslang : 100.0, legacy, spv, spvasm);
+	printf("%-28s %7d %7d %7.2f%% %7s %14s %14s %11s\n", f->name, f->glslang, f->ir_glslang,
+	       f->glslang ? 100.0 * f->ir_glslang / f->glslang : 100.0, legacy, spv, spvasm, interp);
 }
 
 static void print_ir_table(folder_array *all, const struct folder_stats *total)
 {
 	printf("\nSPIR-V → IR, validated, then lower_vars_to_ssa and the optimisation loop with "
 	       "the validator after every pass\n");
-	printf("%-28s %7s %7s %8s %7s %14s %14s\n", "folder", "glslang", "ir", "ir%", "legacy",
-	       "spv ok/uns/bad", "asm ok/uns/bad");
+	printf("%-28s %7s %7s %8s %7s %14s %14s %11s\n", "folder", "glslang", "ir", "ir%", "legacy",
+	       "spv ok/uns/bad", "asm ok/uns/bad", "interp");
 	for (size_t i = 0; i < all->len; i++)
 		print_ir_row(&all->data[i]);
 	print_ir_row(total);
 	printf("\nof the units glslang compiles, %d/%d (%.2f%%) became valid IR and passed the "
-	       "optimisation loop\n", total->ir_glslang, total->glslang,
-	       total->glslang ? 100.0 * total->ir_glslang / total->glslang : 100.0);
+	       "optimisation loop; the interpreter ran %d/%d fragment and compute units without an "
+	       "instruction it lacks\n", total->ir_glslang, total->glslang,
+	       total->glslang ? 100.0 * total->ir_glslang / total->glslang : 100.0,
+	       total->interp_ok, total->interp_run);
 }
 
 static void print_table(const struct result *res, struct folder_stats *out_total)
@@ -688,10 +714,14 @@ static void print_ir_failures(const struct result *res, bool verbose)
 	for (size_t i = 0; i < rows.len; i++) {
 		const struct row *r = &rows.data[i];
 		const struct result *x = &res[i];
-		if (!wanted(r) || x->fate != FATE_DONE || x->o.ir_ok == x->o.ok)
+		if (!wanted(r) || x->fate != FATE_DONE ||
+		    (x->o.ir_ok == x->o.ok && x->o.interp_ok == x->o.interp_run))
 			continue;
 		char cause[128];
-		ir_cause(x->o.ir_message, cause, sizeof(cause));
+		if (x->o.ir_ok == x->o.ok)
+			snprintf(cause, sizeof(cause), "interpreter: %.100s", x->o.interp_message);
+		else
+			ir_cause(x->o.ir_message, cause, sizeof(cause));
 		if (verbose)
 			printf("IRFAIL %s/%s: %s\n", r->folder, r->path, x->o.ir_message);
 		size_t g;
@@ -766,11 +796,12 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < rows.len; i++)
 		crashes += wanted(&rows.data[i]) && res[i].fate != FATE_DONE;
 	bool low = total.glslang && total.ir_glslang * 100 < total.glslang * 99;
-	int bad = total.spv_other + total.spvasm_other;
+	int bad = total.spv_other + total.spvasm_other + total.interp_run - total.interp_ok;
 	printf("\n%.1f s with %d jobs; %s%s%s\n", now() - start, jobs,
 	       crashes ? "FAILED: units crashed or hung" : "no crash, no hang",
 	       low ? "; FAILED: under 99% of the glslang units became IR" : "",
-	       bad ? "; FAILED: SPIR-V files failed without naming an unsupported feature" : "");
+	       bad ? "; FAILED: SPIR-V files failed without naming an unsupported feature, or the "
+		     "interpreter lacked an instruction" : "");
 	free(res);
 	return crashes || low || bad ? 1 : 0;
 }
