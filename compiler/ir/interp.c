@@ -739,7 +739,8 @@ static void exec_intrinsic(struct ictx *c, struct intrinsic_instr *intr, const s
 			exec_sysval(c, intr, ls->l[i]);
 		return;
 	}
-	if (interp_exec_memory(c, intr, ls) || interp_exec_cross_lane(c, intr, ls))
+	if (interp_exec_memory(c, intr, ls) || interp_exec_cross_lane(c, intr, ls) ||
+	    interp_exec_newer(c, intr, ls))
 		return;
 	interp_error(c, "the interpreter does not implement @%s", intrinsic_infos[intr->op].name);
 }

@@ -180,6 +180,8 @@ void interp_mem_finish(struct ictx *c);
 void interp_exec_tex(struct ictx *c, struct tex_instr *tex, const struct lanes *ls);
 uint64_t interp_texel_hash(const struct interp_texture *t, unsigned slot, unsigned level,
 			   const int64_t *xyz, unsigned layer, unsigned sample, unsigned comp);
+/* interp_newer.c */
+bool interp_exec_newer(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls);
 /* interp_lanes.c */
 bool interp_exec_cross_lane(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls);
 /* Whether lane `l` runs the current instruction (is in `ls`). */

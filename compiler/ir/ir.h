@@ -205,6 +205,20 @@ enum scope {
 	SCOPE_COUNT
 };
 
+/* What rq_load reads (its `component` index is the value times two, plus
+ * one for the committed intersection). */
+#define RAY_QUERY_VALUES(X) \
+	X(intersection_type) X(t) X(t_min) X(ray_flags) X(instance_custom_index) \
+	X(instance_id) X(sbt_offset) X(geometry_index) X(primitive_index) X(barycentrics) \
+	X(front_face) X(candidate_aabb_opaque) X(object_direction) X(object_origin) \
+	X(world_direction) X(world_origin) X(object_to_world) X(world_to_object)
+enum ray_query_value {
+#define X(n) RQ_##n,
+	RAY_QUERY_VALUES(X)
+#undef X
+	RQ_COUNT
+};
+
 #define IR_ATOMIC_OPS(X) \
 	X(none) X(iadd) X(imin) X(umin) X(imax) X(umax) X(iand) X(ior) X(ixor) X(xchg) \
 	X(cmpxchg) X(fadd) X(fmin) X(fmax) X(fcmpxchg)

@@ -316,6 +316,47 @@ static void extended(struct spv *r, uint32_t op)
 	spv_set_val(r, spv_result_id(r), v);
 }
 
+/* ---- integer dot products (SPV_KHR_integer_dot_product) ---- */
+
+/* OpSDot, OpUDot, OpSUDot and their AccSat forms: packed 4x8 operands use
+ * the IR's dot_4x8 ops; vectors are widened, multiplied and summed. */
+static void int_dot(struct spv *r, uint32_t op)
+{
+	struct builder *b = &r->b;
+	struct spv_type *t = spv_result_type(r);
+	bool acc = op >= SpvOpSDotAccSat;
+	uint32_t kind = acc ? op - (SpvOpSDotAccSat - SpvOpSDot) : op;
+	bool sa = kind != SpvOpUDot, sb = kind == SpvOpSDot;
+	struct ssa_def *x = spv_get_def(r, spv_word(r, 3)), *y = spv_get_def(r, spv_word(r, 4));
+	struct ssa_def *a = acc ? spv_get_def(r, spv_word(r, 5)) : NULL, *res;
+	bool packed = spv_nwords(r) > (acc ? 6u : 5u);
+	unsigned bits = t->bit_size;
+	if (packed) {
+		static const enum alu_op ops[2][3] = {
+			{ OP_sdot_4x8_iadd, OP_udot_4x8_uadd, OP_sudot_4x8_iadd },
+			{ OP_sdot_4x8_iadd_sat, OP_udot_4x8_uadd_sat, OP_sudot_4x8_iadd_sat },
+		};
+		if (x->bit_size != 32 || bits != 32)
+			spv_unsupported(r, "a packed dot product into %u bits", bits);
+		res = b_alu(b, ops[acc][kind - SpvOpSDot], x, y, a ? a : spv_imm_u32(r, 0), NULL);
+		spv_set_def(r, spv_result_id(r), res);
+		return;
+	}
+	res = NULL;
+	for (unsigned c = 0; c < x->num_components; c++) {
+		struct ssa_def *xc = b_channel(b, x, c), *yc = b_channel(b, y, c);
+		if (xc->bit_size != bits) {
+			xc = b_alu(b, sized(r, sa ? OP_i2i8 : OP_u2u8, bits), xc, NULL, NULL, NULL);
+			yc = b_alu(b, sized(r, sb ? OP_i2i8 : OP_u2u8, bits), yc, NULL, NULL, NULL);
+		}
+		struct ssa_def *p = b_imul(b, xc, yc);
+		res = res ? b_iadd(b, res, p) : p;
+	}
+	if (a)
+		res = kind == SpvOpUDot ? b_uadd_sat(b, res, a) : b_iadd_sat(b, res, a);
+	spv_set_def(r, spv_result_id(r), res);
+}
+
 /* ---- the rest ---- */
 
 static struct ssa_def *any_all(struct spv *r, struct ssa_def *v, bool all)
@@ -409,6 +450,10 @@ bool spv_alu_instr(struct spv *r, uint32_t op)
 	case SpvOpTranspose:
 		t = spv_result_type(r);
 		spv_set_val(r, spv_result_id(r), matrix_op(r, op, t));
+		return true;
+	case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot: case SpvOpSDotAccSat: case SpvOpUDotAccSat:
+	case SpvOpSUDotAccSat:
+		int_dot(r, op);
 		return true;
 	case SpvOpSelect: {
 		struct spv_val *c = spv_get_val(r, spv_word(r, 3));

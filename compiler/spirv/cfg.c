@@ -945,6 +945,9 @@ static uint32_t emit_terminator(struct spv *r, struct cf_region *R, struct spv_b
 		return 0;
 	case SpvOpUnreachable:
 		return 0;
+	case SpvOpIgnoreIntersectionKHR: case SpvOpTerminateRayKHR: case SpvOpEmitMeshTasksEXT:
+		spv_stage_instr(r, op);
+		return 0;
 	default: {
 		char buf[24];
 		spv_unsupported(r, "%s", spv_op_name(op, buf));

@@ -137,7 +137,7 @@ static unsigned count_descriptors(struct spv_type **t)
 		n *= (*t)->kind == T_ARRAY ? (*t)->length : SPV_RUNTIME_DESCRIPTORS;
 		*t = (*t)->elem;
 	}
-	return n > 4096 ? 4096 : (unsigned)n;
+	return n > 65536 ? 65536 : (unsigned)n;
 }
 
 void spv_resource_decl(struct spv *r, struct spv_var *var)

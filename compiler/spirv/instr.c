@@ -30,7 +30,7 @@ struct spv_val *spv_val_new(struct spv *r, struct spv_type *t)
 struct spv_val *spv_val_def(struct spv *r, struct spv_type *t, struct ssa_def *def)
 {
 	struct spv_val *v = spv_val_new(r, t);
-	if (!spv_type_is_vector_or_scalar(t) && t->kind != T_POINTER)
+	if (!spv_type_is_vector_or_scalar(t) && t->kind != T_POINTER && t->kind != T_ACCEL)
 		spv_fail(r, "%s is not a scalar or vector", spv_type_str(r, t));
 	if (def->num_components != spv_type_components(t) ||
 	    def->bit_size != (t->kind == T_POINTER ? 64 : t->bit_size))
@@ -94,7 +94,7 @@ struct spv_val *spv_val_undef(struct spv *r, struct spv_type *t)
 		v->def = undef_def(r, spv_type_components(t), t->bit_size);
 		return v;
 	}
-	if (t->kind == T_POINTER) {
+	if (t->kind == T_POINTER || t->kind == T_ACCEL) {
 		v->def = undef_def(r, 1, 64);
 		return v;
 	}
@@ -419,6 +419,9 @@ static void ext_inst(struct spv *r)
 	case EXTSET_GLSL450:
 		spv_glsl450(r, spv_word(r, 4));
 		return;
+	case EXTSET_AMD_MINMAX: case EXTSET_AMD_GCN: case EXTSET_AMD_BALLOT:
+		spv_amd(r, set->extset, spv_word(r, 4));
+		return;
 	case EXTSET_NONSEMANTIC: case EXTSET_DEBUG:
 		spv_id(r, spv_result_id(r))->kind = ID_IGNORED;
 		return;
@@ -455,7 +458,8 @@ void spv_instr(struct spv *r)
 		return;
 	}
 	if (composite_instr(r, op) || spv_alu_instr(r, op) || spv_memory_instr(r, op) ||
-	    spv_atomic_instr(r, op) || spv_image_instr(r, op) || spv_misc_instr(r, op))
+	    spv_atomic_instr(r, op) || spv_image_instr(r, op) || spv_misc_instr(r, op) ||
+	    spv_stage_instr(r, op))
 		return;
 	spv_unsupported(r, "%s", spv_op_name(op, buf));
 }

@@ -23,6 +23,10 @@
 
 /* ---- builtins ---- */
 
+/* SPV_KHR_ray_tracing_position_fetch's builtin, newer than Debian's
+ * SPIRV-Headers (1.3.239): its value from the registry. */
+#define SPV_BUILTIN_HIT_TRIANGLE_VERTEX_POSITIONS 5335u
+
 static enum builtin io_builtin(uint32_t b)
 {
 	switch (b) {
@@ -40,6 +44,9 @@ static enum builtin io_builtin(uint32_t b)
 	case SpvBuiltInTessLevelInner: return BUILTIN_tess_level_inner;
 	case SpvBuiltInPrimitiveShadingRateKHR: return BUILTIN_primitive_shading_rate;
 	case SpvBuiltInCullPrimitiveEXT: return BUILTIN_cull_primitive;
+	case SpvBuiltInPrimitivePointIndicesEXT: case SpvBuiltInPrimitiveLineIndicesEXT:
+	case SpvBuiltInPrimitiveTriangleIndicesEXT:
+		return BUILTIN_primitive_indices;
 	default: return BUILTIN_none;
 	}
 }
@@ -74,7 +81,14 @@ static uint32_t var_builtin(struct spv *r, struct spv_var *var)
 
 static bool is_per_vertex(struct spv *r, struct spv_var *var)
 {
-	if (spv_has_deco(r, var->id, -1, SpvDecorationPatch) || var->type->kind != T_ARRAY)
+	if (var->type->kind != T_ARRAY)
+		return false;
+	/* mesh outputs are arrays of vertices or of primitives */
+	if (r->stage == STAGE_MESH && var->sc == SpvStorageClassOutput)
+		return true;
+	if (r->stage == STAGE_FRAGMENT && var->sc == SpvStorageClassInput)
+		return spv_has_deco(r, var->id, -1, SpvDecorationPerVertexKHR);
+	if (spv_has_deco(r, var->id, -1, SpvDecorationPatch))
 		return false;
 	uint32_t b = var_builtin(r, var);
 	if (b == SpvBuiltInTessLevelOuter || b == SpvBuiltInTessLevelInner ||
@@ -275,9 +289,10 @@ static struct io_group *enter_group(struct spv *r, struct io_at *at)
 	unsigned slots;
 	bool components;
 	group_shape(r, at, &leaf, &slots, &components);
-	if (spv_type_is_bool(leaf) || leaf->bit_size < 16)
-		spv_unsupported(r, "%s in the stage interface", spv_type_str(r, leaf));
-	if (leaf->bit_size == 64 && spv_type_components(leaf) > 2)
+	/* a boolean builtin (CullPrimitiveEXT) travels as a 32-bit integer, 8-bit
+	 * integers as 16-bit ones */
+	unsigned bits = spv_type_is_bool(leaf) ? 32 : leaf->bit_size == 8 ? 16 : leaf->bit_size;
+	if (spv_type_is_bool(leaf) && at->builtin == ~0u)
 		spv_unsupported(r, "%s in the stage interface", spv_type_str(r, leaf));
 	bool out = is_output(at);
 	struct io_decl *d = out ? shader_add_output(r->s) : shader_add_input(r->s);
@@ -297,7 +312,7 @@ static struct io_group *enter_group(struct spv *r, struct io_at *at)
 		spv_fail(r, "location %d component %u is out of range", at->location, at->component);
 	d->component = (uint8_t)at->component;
 	d->num_components = (uint8_t)spv_type_components(leaf);
-	d->bit_size = (uint8_t)leaf->bit_size;
+	d->bit_size = (uint8_t)bits;
 	d->array_size = components || (slots == 1 && at->type->kind != T_ARRAY) ? 0 : slots;
 	if (!out && r->stage == STAGE_FRAGMENT && b == BUILTIN_none)
 		d->interp = at->flat || spv_type_is_int(leaf) ? INTERP_flat :
@@ -310,7 +325,7 @@ static struct io_group *enter_group(struct spv *r, struct io_at *at)
 	d->sample = at->sample;
 	d->per_vertex = at->per_vertex;
 	d->patch = at->patch || b == BUILTIN_tess_level_outer || b == BUILTIN_tess_level_inner;
-	d->per_primitive = at->per_primitive;
+	d->per_primitive = at->per_primitive || b == BUILTIN_primitive_indices;
 	d->invariant = at->invariant;
 	if (out && r->stage == STAGE_FRAGMENT)
 		d->index = (uint8_t)spv_deco_arg(r, at->var->id, -1, SpvDecorationIndex, 0);
@@ -453,19 +468,30 @@ static struct ssa_def *pick(struct spv *r, struct ssa_def *v, struct spv_index c
 	return res;
 }
 
+/* A value as the SPIR-V type has it: booleans from 32 bits, 8-bit from 16. */
+static struct ssa_def *from_io(struct spv *r, struct ssa_def *v, const struct spv_type *t)
+{
+	if (spv_type_is_bool(t))
+		return b_ine(&r->b, v, b_imm_intN(&r->b, 0, v->bit_size));
+	if (t->bit_size == 8 && v->bit_size == 16)
+		return spv_type_scalar(r, t)->is_signed ? b_i2i8(&r->b, v) : b_u2u8(&r->b, v);
+	return v;
+}
+
 static struct spv_val *load_group_tree(struct spv *r, struct io_at at)
 {
 	struct spv_type *t = at.type;
 	if (at.has_comp) {
 		if (!at.comp.d)
-			return spv_val_def(r, t, load_slot(r, &at, 1, at.comp.c));
+			return spv_val_def(r, t, from_io(r, load_slot(r, &at, 1, at.comp.c), t));
 		struct ssa_def *v = load_slot(r, &at, group_decl(r, &at)->num_components, 0);
-		return spv_val_def(r, t, pick(r, v, at.comp));
+		return spv_val_def(r, t, from_io(r, pick(r, v, at.comp), t));
 	}
 	bool components = at.builtin != ~0u && builtin_array_is_components(at.builtin) &&
 			  t->kind == T_ARRAY;
 	if (spv_type_is_vector_or_scalar(t) || components) {
 		struct ssa_def *v = load_slot(r, &at, group_decl(r, &at)->num_components, 0);
+		v = from_io(r, v, components ? t->elem : t);
 		if (!components)
 			return spv_val_def(r, t, v);
 		struct spv_val *arr = spv_val_new(r, t);
@@ -518,9 +544,67 @@ static struct spv_val *load_vertices(struct spv *r, struct io_at at)
 	return v;
 }
 
+/*
+ * The first index of a path that picks an element of an array of structs
+ * with a value (-1 if none): such an access is repeated for every element,
+ * each in its own declarations.
+ */
+static int dynamic_struct_index(struct spv *r, struct spv_ptr *p, unsigned *len)
+{
+	struct spv_type *t = p->root;
+	unsigned k = 0;
+	if (p->var->per_vertex && p->n) {
+		t = t->elem;
+		k = 1;
+	}
+	for (; k < p->n && (t->kind == T_STRUCT || (t->kind == T_ARRAY && has_struct(t))); k++) {
+		if (t->kind == T_ARRAY && p->path[k].d) {
+			*len = t->length;
+			return (int)k;
+		}
+		t = t->kind == T_STRUCT ? spv_type_child(r, t, p->path[k].c) : t->elem;
+	}
+	return -1;
+}
+
+static struct spv_ptr *with_index(struct spv *r, struct spv_ptr *p, unsigned k, uint32_t e)
+{
+	struct spv_ptr *q = arena_new(&r->arena, struct spv_ptr);
+	*q = *p;
+	q->path = arena_array(&r->arena, struct spv_index, p->n);
+	memcpy(q->path, p->path, p->n * sizeof(*p->path));
+	q->path[k] = (struct spv_index){ e, NULL };
+	return q;
+}
+
+static struct spv_val *load_dynamic(struct spv *r, struct spv_ptr *p, unsigned k, unsigned len)
+{
+	struct ssa_def *idx = slot_def(r, p->path[k]);
+	struct spv_val *v = NULL;
+	for (unsigned e = 0; e < len; e++) {
+		struct spv_val *x = spv_io_load(r, with_index(r, p, k, e));
+		v = v ? spv_val_bcsel(r, b_ieq(&r->b, idx, spv_imm_u32(r, e)), x, v) : x;
+	}
+	return v;
+}
+
+static void store_dynamic(struct spv *r, struct spv_ptr *p, unsigned k, unsigned len,
+			  struct spv_val *v)
+{
+	struct ssa_def *idx = slot_def(r, p->path[k]);
+	for (unsigned e = 0; e < len; e++) {
+		struct cf_if *nif = b_push_if(&r->b, b_ieq(&r->b, idx, spv_imm_u32(r, e)));
+		spv_io_store(r, with_index(r, p, k, e), v);
+		b_pop_if(&r->b, nif);
+	}
+}
+
 struct spv_val *spv_io_load(struct spv *r, struct spv_ptr *p)
 {
-	unsigned used;
+	unsigned used, len;
+	int k = dynamic_struct_index(r, p, &len);
+	if (k >= 0)
+		return load_dynamic(r, p, (unsigned)k, len);
 	struct io_at at = io_walk(r, p, &used);
 	if (at.per_vertex && !p->n)
 		return load_vertices(r, at);
@@ -537,6 +621,10 @@ static void store_slot(struct spv *r, struct io_at *at, struct ssa_def *v, unsig
 	struct ssa_def *off = slot_def(r, at->slot);
 	int32_t base = (int32_t)at->g->decl, comp = (int32_t)(d->component + first);
 	spv_budget(r, 1);
+	if (v->bit_size == 1)
+		v = b_b2i32(b, v);
+	else if (v->bit_size == 8)
+		v = b_u2u16(b, v);
 	if (at->per_vertex)
 		b_intr(b, store_per_vertex_output, v->num_components, 0, (v, vertex_def(r, at), off),
 		       .base = base, .component = comp, .write_mask = (int32_t)mask);
@@ -615,7 +703,12 @@ static void store_tree(struct spv *r, struct io_at at, struct spv_val *v, unsign
 
 void spv_io_store(struct spv *r, struct spv_ptr *p, struct spv_val *v)
 {
-	unsigned used;
+	unsigned used, len;
+	int k = dynamic_struct_index(r, p, &len);
+	if (k >= 0) {
+		store_dynamic(r, p, (unsigned)k, len, v);
+		return;
+	}
 	struct io_at at = io_walk(r, p, &used);
 	if (at.per_vertex && !p->n) {
 		if (!v->elems)
@@ -692,7 +785,9 @@ static struct ssa_def *sysval(struct spv *r, uint32_t builtin)
 	case SpvBuiltInVertexIndex: case SpvBuiltInVertexId: return b_sysval(b, INTR_load_vertex_id);
 	case SpvBuiltInInstanceIndex:
 		return b_iadd(b, b_sysval(b, INTR_load_instance_id), b_sysval(b, INTR_load_base_instance));
-	case SpvBuiltInInstanceId: return b_sysval(b, INTR_load_instance_id);
+	case SpvBuiltInInstanceId:
+		return b_sysval(b, r->stage >= STAGE_RAYGEN ? INTR_load_ray_instance_index
+				   : INTR_load_instance_id);
 	case SpvBuiltInBaseVertex: return b_sysval(b, INTR_load_base_vertex);
 	case SpvBuiltInBaseInstance: return b_sysval(b, INTR_load_base_instance);
 	case SpvBuiltInDrawIndex: return b_sysval(b, INTR_load_draw_id);
@@ -721,6 +816,27 @@ static struct ssa_def *sysval(struct spv *r, uint32_t builtin)
 	case SpvBuiltInSubgroupLtMask: return b_sysval(b, INTR_load_subgroup_lt_mask);
 	case SpvBuiltInViewIndex: return b_sysval(b, INTR_load_view_index);
 	case SpvBuiltInDeviceIndex: return spv_imm_u32(r, 0);
+	case SpvBuiltInBaryCoordKHR: return b_sysval(b, INTR_load_barycentric_coord);
+	case SpvBuiltInBaryCoordNoPerspKHR:
+		return b_sysval(b, INTR_load_barycentric_coord_noperspective);
+	case SpvBuiltInShadingRateKHR: return b_sysval(b, INTR_load_frag_shading_rate);
+	case SpvBuiltInFragSizeEXT: return b_sysval(b, INTR_load_frag_size);
+	case SpvBuiltInFragInvocationCountEXT: return b_sysval(b, INTR_load_frag_invocation_count);
+	case SpvBuiltInFullyCoveredEXT: return b_sysval(b, INTR_load_fully_covered);
+	/* ray tracing */
+	case SpvBuiltInLaunchIdKHR: return b_sysval(b, INTR_load_ray_launch_id);
+	case SpvBuiltInLaunchSizeKHR: return b_sysval(b, INTR_load_ray_launch_size);
+	case SpvBuiltInWorldRayOriginKHR: return b_sysval(b, INTR_load_ray_world_origin);
+	case SpvBuiltInWorldRayDirectionKHR: return b_sysval(b, INTR_load_ray_world_direction);
+	case SpvBuiltInObjectRayOriginKHR: return b_sysval(b, INTR_load_ray_object_origin);
+	case SpvBuiltInObjectRayDirectionKHR: return b_sysval(b, INTR_load_ray_object_direction);
+	case SpvBuiltInRayTminKHR: return b_sysval(b, INTR_load_ray_t_min);
+	case SpvBuiltInRayTmaxKHR: case SpvBuiltInHitTNV: return b_sysval(b, INTR_load_ray_t_max);
+	case SpvBuiltInInstanceCustomIndexKHR: return b_sysval(b, INTR_load_ray_instance_custom_index);
+	case SpvBuiltInRayGeometryIndexKHR: return b_sysval(b, INTR_load_ray_geometry_index);
+	case SpvBuiltInHitKindKHR: return b_sysval(b, INTR_load_ray_hit_kind);
+	case SpvBuiltInIncomingRayFlagsKHR: return b_sysval(b, INTR_load_ray_flags);
+	case SpvBuiltInCullMaskKHR: return b_sysval(b, INTR_load_ray_cull_mask);
 	}
 	spv_unsupported(r, "BuiltIn %s", spv_enum_name_or_number(SPV_KIND_BuiltIn, builtin, buf));
 }
@@ -747,6 +863,44 @@ struct spv_val *spv_sysval_load(struct spv *r, struct spv_ptr *p)
 					 builtin == SpvBuiltInInvocationId))
 		spv_fail(r, "a vertex shader reading BuiltIn %u", builtin);
 	spv_budget(r, 1);
+	if (t->kind == T_MATRIX) {	/* ObjectToWorldKHR, WorldToObjectKHR: 4 columns */
+		bool o2w = builtin == SpvBuiltInObjectToWorldKHR;
+		if ((!o2w && builtin != SpvBuiltInWorldToObjectKHR) || t->length != 4 ||
+		    t->elem->length != 3 || t->bit_size != 32)
+			spv_fail(r, "a builtin of %s", spv_type_str(r, t));
+		struct spv_val *m = spv_val_new(r, t);
+		for (unsigned c = 0; c < 4; c++)
+			m->elems[c] = spv_val_def(r, t->elem, o2w ?
+				b_intr(&r->b, load_ray_object_to_world, 0, 0, (spv_imm_u32(r, c))) :
+				b_intr(&r->b, load_ray_world_to_object, 0, 0, (spv_imm_u32(r, c))));
+		if (!p->n)
+			return m;
+		struct spv_val *v = m;
+		for (unsigned k = 0; k < p->n; k++) {
+			struct spv_index i = p->path[k];
+			if (i.d || (v->elems && i.c >= v->type->length))
+				spv_unsupported(r, "a dynamic index into a ray matrix");
+			v = v->elems ? v->elems[i.c] :
+			    spv_val_def(r, v->type->elem, b_channel(&r->b, v->def, i.c));
+		}
+		return v;
+	}
+	if (builtin == SPV_BUILTIN_HIT_TRIANGLE_VERTEX_POSITIONS) {	/* vec3[3] */
+		if (t->kind != T_ARRAY || t->length != 3 || spv_type_components(t->elem) != 3)
+			spv_fail(r, "a builtin of %s", spv_type_str(r, t));
+		struct spv_val *arr = spv_val_new(r, t);
+		for (unsigned k = 0; k < 3; k++)
+			arr->elems[k] = spv_val_def(r, t->elem, b_intr(&r->b, load_ray_triangle_vertex, 0, 0,
+							(spv_imm_u32(r, k))));
+		if (!p->n)
+			return arr;
+		if (p->path[0].d)
+			spv_unsupported(r, "a dynamic index into the hit triangle");
+		struct spv_val *v = arr->elems[p->path[0].c];
+		if (p->n == 2)
+			v = spv_val_def(r, t->elem->elem, pick(r, v->def, p->path[1]));
+		return v;
+	}
 	if (t->kind == T_ARRAY) {	/* SampleMask: int[1] */
 		if (t->length != 1 || !spv_type_is_vector_or_scalar(t->elem))
 			spv_fail(r, "a builtin of %s", spv_type_str(r, t));

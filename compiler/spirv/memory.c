@@ -53,10 +53,21 @@ static enum var_mode var_mode(struct spv *r, struct spv_var *var)
 	struct spv_type *t = var->type, *inner = under_arrays(t);
 	switch (var->sc) {
 	case SpvStorageClassFunction: case SpvStorageClassPrivate:
+		if (t->kind == T_OPAQUE && t->length == SpvOpTypeRayQueryKHR)
+			return VM_RAYQUERY;
 		if (contains_opaque(r, t, 0))
 			return spv_type_is_opaque(inner) && inner->kind != T_OPAQUE ? VM_HANDLE : VM_OPAQUE;
 		return VM_LOCAL;
 	case SpvStorageClassInput: case SpvStorageClassOutput:
+		/* HLSL ray-tracing payloads through glslang: Input and Output by Location */
+		if (r->stage >= STAGE_RAYGEN &&
+		    spv_deco_arg(r, var->id, -1, SpvDecorationBuiltIn, ~0u) == ~0u) {
+			var->offset = 16 * spv_deco_arg(r, var->id, -1, SpvDecorationLocation, 0);
+			return VM_CALL_DATA;
+		}
+		if (r->model == SpvExecutionModelTaskNV && var->sc == SpvStorageClassOutput)
+			return spv_deco_arg(r, var->id, -1, SpvDecorationBuiltIn, ~0u) ==
+			       SpvBuiltInTaskCountNV ? VM_TASK_COUNT : VM_TASK_PAYLOAD;
 		return spv_io_mode(r, var);
 	case SpvStorageClassUniform:
 		if (inner->kind == T_STRUCT && inner->buffer_block)
@@ -69,11 +80,23 @@ static enum var_mode var_mode(struct spv *r, struct spv_var *var)
 	case SpvStorageClassWorkgroup:
 		return VM_SHARED;
 	case SpvStorageClassUniformConstant:
+		if (inner->kind == T_ACCEL)
+			return VM_ACCEL;
 		if (spv_type_is_opaque(inner))
 			return inner->kind == T_OPAQUE ? VM_OPAQUE : VM_RESOURCE;
 		return VM_UNIFORM;
 	case SpvStorageClassAtomicCounter:
 		return VM_ATOMIC;
+	case SpvStorageClassRayPayloadKHR: case SpvStorageClassCallableDataKHR:
+		return VM_SCRATCH;
+	case SpvStorageClassIncomingRayPayloadKHR: case SpvStorageClassIncomingCallableDataKHR:
+		return VM_CALL_DATA;
+	case SpvStorageClassHitAttributeKHR:
+		return VM_HIT_ATTRIB;
+	case SpvStorageClassShaderRecordBufferKHR:
+		return VM_RECORD;
+	case SpvStorageClassTaskPayloadWorkgroupEXT:
+		return VM_TASK_PAYLOAD;
 	default:
 		return VM_OPAQUE;
 	}
@@ -104,6 +127,7 @@ void spv_variable(struct spv *r, bool in_function)
 		spv_fail(r, "storage class %u, the pointer type's is %u", var->sc, pt->storage);
 	if (in_function && var->sc != SpvStorageClassFunction)
 		spv_fail(r, "a function variable of storage class %u", var->sc);
+	var->rq_index = -1;
 	var->mode = var_mode(r, var);
 	struct spv_id *x = spv_id(r, id);
 	x->kind = ID_PTR;
@@ -181,8 +205,9 @@ struct spv_ptr *spv_get_ptr(struct spv *r, uint32_t id)
 	spv_fail(r, "%%%u is not a pointer", id);
 }
 
-/* The type one index further, checking constant indices against it. */
-static struct spv_type *step_type(struct spv *r, struct spv_type *t, struct spv_index i)
+/* The type one index further; a constant index past the end of an array,
+ * matrix or vector sets *oob (an undefined access, not a malformed one). */
+static struct spv_type *step_type(struct spv *r, struct spv_type *t, struct spv_index i, bool *oob)
 {
 	switch (t->kind) {
 	case T_STRUCT:
@@ -191,7 +216,7 @@ static struct spv_type *step_type(struct spv *r, struct spv_type *t, struct spv_
 		return spv_type_child(r, t, i.c);
 	case T_ARRAY: case T_MATRIX: case T_VECTOR:
 		if (!i.d && i.c >= t->length)
-			spv_fail(r, "index %u is out of range for %s", i.c, spv_type_str(r, t));
+			*oob = true;
 		return t->elem;
 	case T_RUNTIME_ARRAY:
 		return t->elem;
@@ -251,7 +276,7 @@ static void access_chain(struct spv *r, uint32_t op)
 	struct spv_type *t = base->type;
 	for (unsigned i = 0; i < n; i++) {
 		struct spv_index x = index_of(r, spv_word(r, first + i));
-		t = step_type(r, t, x);
+		t = step_type(r, t, x, &p->oob);
 		p->path[base->n + i] = x;
 	}
 	p->type = t;
@@ -273,6 +298,7 @@ static unsigned count_leaves(struct spv *r, struct spv_type *t)
 	unsigned n;
 	switch (t->kind) {
 	case T_BOOL: case T_INT: case T_FLOAT: case T_VECTOR: case T_MATRIX: case T_POINTER:
+	case T_ACCEL:
 		n = 1;
 		break;
 	case T_ARRAY:
@@ -319,7 +345,7 @@ static void make_locals(struct spv *r, struct spv_var *var, struct spv_type *t, 
 		d->num_components = (uint8_t)t->elem->length;
 		d->bit_size = (uint8_t)t->bit_size;
 		break;
-	case T_POINTER:
+	case T_POINTER: case T_ACCEL:
 		d->num_components = 1;
 		d->bit_size = 64;
 		break;
@@ -510,7 +536,7 @@ static void store_local_ptr(struct spv *r, struct spv_ptr *p, struct spv_val *v)
 
 /* ---- buffers: byte offsets from a layout ---- */
 
-enum mem_kind { MEM_UBO, MEM_SSBO, MEM_PUSH, MEM_SHARED, MEM_GLOBAL, MEM_UNIFORM };
+enum mem_kind { MEM_UBO, MEM_SSBO, MEM_PUSH, MEM_SHARED, MEM_GLOBAL, MEM_UNIFORM, MEM_SCRATCH };
 
 struct mem {
 	enum mem_kind kind;
@@ -556,7 +582,7 @@ static void boff_add(struct spv *r, struct boff *o, struct spv_index i, uint32_t
 static uint32_t scalar_bytes(const struct spv_type *t)
 {
 	return t->kind == T_BOOL || (t->kind == T_VECTOR && t->elem->kind == T_BOOL) ? 4
-	       : t->kind == T_POINTER ? 8 : t->bit_size / 8;
+	       : t->kind == T_POINTER || t->kind == T_ACCEL ? 8 : t->bit_size / 8;
 }
 
 /* Natural offset of member `m` of a struct. */
@@ -680,6 +706,9 @@ static struct ssa_def *mem_load(struct spv *r, const struct mem *m, const struct
 			      .align_offset = aoff);
 	case MEM_UNIFORM:
 		return b_intr(b, load_uniform, comps, bits, (off), .base = 0);
+	case MEM_SCRATCH:
+		return b_intr(b, load_scratch, comps, bits, (off), .base = 0, .align_mul = mul,
+			      .align_offset = aoff);
 	case MEM_GLOBAL: {
 		struct ssa_def *addr = b_iadd(b, m->addr, b_u2u64(b, off));
 		return b_intr(b, load_global, comps, bits, (addr), .access = (int32_t)m->access,
@@ -704,6 +733,10 @@ static void mem_store(struct spv *r, const struct mem *m, const struct boff *o,
 		return;
 	case MEM_SHARED:
 		b_intr(b, store_shared, v->num_components, 0, (v, off), .base = 0, .align_mul = mul,
+		       .align_offset = aoff);
+		return;
+	case MEM_SCRATCH:
+		b_intr(b, store_scratch, v->num_components, 0, (v, off), .base = 0, .align_mul = mul,
 		       .align_offset = aoff);
 		return;
 	case MEM_GLOBAL: {
@@ -736,7 +769,7 @@ static struct ssa_def *to_memory(struct spv *r, struct ssa_def *v, const struct 
 
 static unsigned mem_bits(const struct spv_type *t)
 {
-	return spv_type_is_bool(t) ? 32 : t->kind == T_POINTER ? 64 : t->bit_size;
+	return spv_type_is_bool(t) ? 32 : t->kind == T_POINTER || t->kind == T_ACCEL ? 64 : t->bit_size;
 }
 
 static struct spv_val *mem_load_tree(struct spv *r, const struct mem *m, struct mloc l,
@@ -782,7 +815,7 @@ static struct spv_val *mem_load_tree(struct spv *r, const struct mem *m, struct 
 	struct spv_type *t = l.type;
 	if (depth > 64)
 		spv_fail(r, "types nested too deeply");
-	if (spv_type_is_vector_or_scalar(t) || t->kind == T_POINTER)
+	if (spv_type_is_vector_or_scalar(t) || t->kind == T_POINTER || t->kind == T_ACCEL)
 		return spv_val_def(r, t, load_vector(r, m, &l));
 	if (t->kind == T_MATRIX && l.row_major && !m->natural)
 		return load_row_major(r, m, &l);
@@ -803,7 +836,7 @@ static void mem_store_tree(struct spv *r, const struct mem *m, struct mloc l, st
 	struct spv_type *t = l.type;
 	if (depth > 64)
 		spv_fail(r, "types nested too deeply");
-	if (spv_type_is_vector_or_scalar(t) || t->kind == T_POINTER) {
+	if (spv_type_is_vector_or_scalar(t) || t->kind == T_POINTER || t->kind == T_ACCEL) {
 		if (!v->def)
 			spv_fail(r, "storing %s as %s", spv_type_str(r, v->type), spv_type_str(r, t));
 		struct ssa_def *x = to_memory(r, v->def, t);
@@ -866,7 +899,7 @@ static unsigned descriptor_count(struct spv_type *t)
 	uint64_t n = 1;
 	for (; t->kind == T_ARRAY || t->kind == T_RUNTIME_ARRAY; t = t->elem)
 		n *= t->kind == T_ARRAY ? t->length : SPV_RUNTIME_DESCRIPTORS;
-	return n > 4096 ? 4096 : (unsigned)n;
+	return n > 65536 ? 65536 : (unsigned)n;
 }
 
 static void need_buffer(struct spv *r, struct spv_var *var)
@@ -958,6 +991,24 @@ static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct m
 		}
 		l->off.c = var->offset;
 		return 0;
+	case VM_SCRATCH:
+		m->kind = MEM_SCRATCH;
+		m->natural = true;
+		m->base_align = 4;
+		l->off.c = spv_scratch_offset(r, var);
+		return 0;
+	case VM_CALL_DATA: case VM_HIT_ATTRIB: case VM_TASK_PAYLOAD: case VM_RECORD: {
+		static const enum intrinsic addr[] = {	/* in var_mode's order */
+			INTR_load_ray_payload_address, INTR_load_ray_hit_attrib_address,
+			INTR_load_shader_record_address, INTR_load_task_payload_address,
+		};
+		m->kind = MEM_GLOBAL;
+		m->natural = var->mode != VM_RECORD;
+		m->base_align = 4;
+		m->addr = b_sysval(&r->b, addr[var->mode - VM_CALL_DATA]);
+		l->off.c = var->mode == VM_CALL_DATA ? var->offset : 0;
+		return 0;
+	}
 	case VM_ATOMIC: {
 		m->kind = MEM_SSBO;
 		if (!var->buf) {
@@ -1003,6 +1054,8 @@ struct spv_val *spv_load(struct spv *r, struct spv_ptr *p, unsigned access)
 {
 	struct spv_var *var = check_var(r, p);
 	(void)access;
+	if (p->oob)
+		return spv_val_undef(r, p->type);
 	if (var) {
 		switch (var->mode) {
 		case VM_LOCAL: return load_local_ptr(r, p);
@@ -1022,9 +1075,18 @@ void spv_store(struct spv *r, struct spv_ptr *p, struct spv_val *v, unsigned acc
 {
 	struct spv_var *var = check_var(r, p);
 	(void)access;
+	if (p->oob)
+		return;
 	if (var) {
 		switch (var->mode) {
 		case VM_LOCAL: store_local_ptr(r, p, v); return;
+		case VM_TASK_COUNT:
+			spv_budget(r, 1);
+			if (!v->def || v->def->num_components != 1)
+				spv_fail(r, "TaskCountNV is not a scalar");
+			b_intr(&r->b, launch_mesh_workgroups, 0, 0,
+			       (b_vec3(&r->b, v->def, spv_imm_u32(r, 1), spv_imm_u32(r, 1))));
+			return;
 		case VM_OUTPUT: spv_io_store(r, p, v); return;
 		case VM_INPUT: case VM_SYSVAL: case VM_UBO: case VM_PUSH: case VM_UNIFORM:
 		case VM_RESOURCE:
@@ -1232,6 +1294,10 @@ static void load_instr(struct spv *r)
 	uint32_t id = spv_result_id(r);
 	struct spv_ptr *p = spv_get_ptr(r, spv_word(r, 3));
 	struct spv_type *t = spv_result_type(r);
+	if (p->var && p->var->mode == VM_ACCEL) {
+		spv_set_val(r, id, spv_val_def(r, t, spv_load_accel(r, p)));
+		return;
+	}
 	if (spv_type_is_opaque(t) || (p->var && (p->var->mode == VM_RESOURCE ||
 						  p->var->mode == VM_HANDLE))) {
 		struct spv_id *x = spv_id(r, id);

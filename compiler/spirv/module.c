@@ -257,6 +257,12 @@ static void ext_inst_import(struct spv *r)
 		x->extset = EXTSET_NONSEMANTIC;
 	else if (!strcmp(name, "OpenCL.DebugInfo.100") || !strcmp(name, "DebugInfo"))
 		x->extset = EXTSET_DEBUG;
+	else if (!strcmp(name, "SPV_AMD_shader_trinary_minmax"))
+		x->extset = EXTSET_AMD_MINMAX;
+	else if (!strcmp(name, "SPV_AMD_gcn_shader"))
+		x->extset = EXTSET_AMD_GCN;
+	else if (!strcmp(name, "SPV_AMD_shader_ballot"))
+		x->extset = EXTSET_AMD_BALLOT;
 	else
 		x->extset = EXTSET_UNKNOWN;
 	x->name = name;
@@ -545,7 +551,10 @@ static void check_header(struct spv *r)
 	}
 	r->version = r->w[1];
 	r->bound = r->w[3];
-	if (r->bound == 0 || r->bound > 4 * r->num_words + 1024) {
+	/* ids need not be dense (hand-written assembly): calloc's pages cost only
+	 * when touched, but a bound far beyond the module is no module */
+	if (r->bound == 0 || r->bound > (4 * r->num_words + 1024 > (1u << 18) ?
+					 4 * r->num_words + 1024 : (1u << 18))) {
 		diag_error(r->diag, r->name, 0, 0, "implausible id bound %u for %zu words", r->bound,
 			   r->num_words);
 		longjmp(r->fail, 1);
@@ -577,8 +586,7 @@ static void choose_entry(struct spv *r)
 			diag_error(r->diag, r->name, 0, 0, "the module has no entry point");
 		longjmp(r->fail, 1);
 	}
-	if (r->stage == STAGE_NONE || r->stage >= STAGE_RAYGEN || r->stage == STAGE_TASK ||
-	    r->stage == STAGE_MESH) {
+	if (r->stage == STAGE_NONE || r->model == SpvExecutionModelMeshNV) {
 		char buf[40];
 		diag_error(r->diag, r->name, 0, 0, "unsupported: %s shaders",
 			   spv_enum_name_or_number(SPV_KIND_ExecutionModel, r->model, buf));

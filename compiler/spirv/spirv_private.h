@@ -64,6 +64,7 @@
 enum spv_type_kind {
 	T_VOID, T_BOOL, T_INT, T_FLOAT, T_VECTOR, T_MATRIX, T_ARRAY, T_RUNTIME_ARRAY,
 	T_STRUCT, T_POINTER, T_FUNCTION, T_IMAGE, T_SAMPLER, T_SAMPLED_IMAGE, T_OPAQUE,
+	T_ACCEL,	/* an acceleration structure: a 64-bit address */
 };
 
 struct spv_member {
@@ -144,7 +145,15 @@ enum var_mode {
 	VM_RESOURCE,	/* textures, samplers, images */
 	VM_ATOMIC,	/* GL atomic counters: an SSBO per binding */
 	VM_HANDLE,	/* a Function/Private variable holding images or samplers */
-	VM_OPAQUE,	/* acceleration structures and such: unsupported when used */
+	VM_ACCEL,	/* acceleration structures: an SSBO holding the address */
+	VM_SCRATCH,	/* outgoing ray payloads and callable data: scratch memory */
+	VM_CALL_DATA,	/* incoming payloads and callable data */
+	VM_HIT_ATTRIB,	/* hit attributes */
+	VM_RECORD,	/* the shader binding table record */
+	VM_TASK_PAYLOAD,	/* the task shader's payload for its mesh shaders */
+	VM_TASK_COUNT,	/* NV task shaders: TaskCountNV, the mesh workgroups to launch */
+	VM_RAYQUERY,	/* a ray query object: rq_* intrinsics with its index */
+	VM_OPAQUE,	/* ray queries and such: unsupported when used */
 };
 
 /* One IR declaration made for an I/O variable (created when first used). */
@@ -178,6 +187,8 @@ struct spv_var {
 	struct resource_decl *tex, *smp, *img;
 	/* VM_HANDLE: the handle last stored */
 	struct spv_handle *held;
+	/* VM_RAYQUERY: its index, or -1 until first used */
+	int rq_index;
 };
 
 /* One step of an access path: a constant or a 32-bit value. */
@@ -194,6 +205,8 @@ struct spv_ptr {
 	struct spv_type *ptr_type;	/* the pointer type (ArrayStride for elements) */
 	unsigned n;
 	struct spv_index *path;
+	bool oob;			/* a constant index past the end: loads are
+					 * undefined, stores do nothing */
 	/* an image texel pointer (OpImageTexelPointer) */
 	struct spv_handle *image;
 	struct ssa_def *coord, *sample;
@@ -233,7 +246,10 @@ enum id_kind {
 	ID_VALUE, ID_PTR, ID_HANDLE, ID_IGNORED,
 };
 
-enum extset { EXTSET_UNKNOWN, EXTSET_GLSL450, EXTSET_NONSEMANTIC, EXTSET_DEBUG };
+enum extset {
+	EXTSET_UNKNOWN, EXTSET_GLSL450, EXTSET_NONSEMANTIC, EXTSET_DEBUG,
+	EXTSET_AMD_MINMAX, EXTSET_AMD_GCN, EXTSET_AMD_BALLOT,
+};
 
 struct spv_id {
 	uint8_t kind;			/* enum id_kind */
@@ -308,8 +324,10 @@ struct spv {
 	unsigned emitted;		/* SPIR-V instructions translated (budget) */
 	unsigned depth;			/* nesting of constructs and calls */
 	struct cf_region *region;	/* the innermost region being emitted */
-	uint32_t shared_top, uniform_top;	/* bytes placed so far */
+	uint32_t shared_top, uniform_top, scratch_top, payload_top, attrib_top;
+						/* bytes placed so far */
 	unsigned atomic_bindings;
+	unsigned num_ray_queries;
 };
 
 /* ---- errors (module.c) ---- */
@@ -428,6 +446,8 @@ struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct
 /* ---- GLSL.std.450 (glsl450.c) ---- */
 
 void spv_glsl450(struct spv *r, uint32_t inst);
+/* SPV_AMD_shader_trinary_minmax, SPV_AMD_gcn_shader, SPV_AMD_shader_ballot (amd.c). */
+void spv_amd(struct spv *r, unsigned set, uint32_t inst);
 
 /* ---- memory (memory.c) ---- */
 
@@ -466,6 +486,14 @@ struct spv_handle *spv_get_handle(struct spv *r, uint32_t id);
 bool spv_image_instr(struct spv *r, uint32_t op);
 bool spv_image_atomic(struct spv *r, uint32_t op, struct spv_ptr *p, struct ssa_def *value,
 		      struct ssa_def *cmp, enum atomic_op aop, struct spv_type *t);
+
+/* ---- ray tracing, mesh and task shaders (stages.c) ---- */
+
+bool spv_stage_instr(struct spv *r, uint32_t op);
+/* The byte offset in scratch memory of an outgoing payload variable. */
+uint32_t spv_scratch_offset(struct spv *r, struct spv_var *var);
+/* The acceleration structure a variable holds (its path: descriptor indices). */
+struct ssa_def *spv_load_accel(struct spv *r, struct spv_ptr *p);
 
 /* ---- misc (misc.c) ---- */
 

@@ -201,9 +201,12 @@ void spv_type_instr(struct spv *r, uint32_t op)
 	case SpvOpTypePointer: pointer_type(r, id); break;
 	case SpvOpTypeForwardPointer: forward_pointer(r); break;
 	case SpvOpTypeFunction: function_type(r, id); break;
+	case SpvOpTypeAccelerationStructureKHR:
+		new_type(r, T_ACCEL, id)->bit_size = 64;
+		break;
 	case SpvOpTypeOpaque: case SpvOpTypeEvent: case SpvOpTypeDeviceEvent:
 	case SpvOpTypeReserveId: case SpvOpTypeQueue: case SpvOpTypePipe:
-	case SpvOpTypeAccelerationStructureKHR: case SpvOpTypeRayQueryKHR:
+	case SpvOpTypeRayQueryKHR:
 	case SpvOpTypeHitObjectNV:
 		t = new_type(r, T_OPAQUE, id);
 		t->length = op;
@@ -307,7 +310,7 @@ void spv_type_natural(struct spv *r, struct spv_type *t)
 	switch (t->kind) {
 	case T_BOOL: size = align = 4; break;
 	case T_INT: case T_FLOAT: size = align = t->bit_size / 8; break;
-	case T_POINTER: size = align = 8; break;
+	case T_POINTER: case T_ACCEL: size = align = 8; break;
 	case T_VECTOR: {
 		uint32_t c = t->elem->kind == T_BOOL ? 4 : t->bit_size / 8;
 		size = c * t->length;
@@ -389,6 +392,7 @@ static void type_str(struct spv *r, const struct spv_type *t, struct strbuf *sb,
 	static const char *const kinds[] = {
 		"void", "bool", "int", "float", "vector", "matrix", "array", "runtime array",
 		"struct", "pointer", "function", "image", "sampler", "sampled image", "opaque type",
+		"acceleration structure",
 	};
 	char buf[24];
 	if (depth > 4) {

@@ -118,8 +118,8 @@ static void test_parsed(void)
 	bad(FS("\t16x4 %4 = @load_input %0 base=0 component=0\n"), "16-bit access to a 32-bit input");
 	bad(FS("\t32 %4 = load_const 1\n\t32x4 %5 = @load_input %4 base=0 component=0\n"),
 	    "offset 1 is outside input 0 (1 slots)");
-	bad(FS("\t32x4 %4 = @load_per_vertex_input %0, %0 base=0 component=0\n"),
-	    "load_per_vertex_input is not allowed in a fragment shader");
+	bad(FS("\t@store_per_vertex_output %1, %0, %0 base=0 component=0 write_mask=xyzw\n"),
+	    "store_per_vertex_output is not allowed in a fragment shader");
 	bad("shader geometry input_primitive=points output_primitive=points vertices_out=1\n\n"
 	    "input 0 32x4 location=0 per_vertex\n\nfn main {\nblock b0:\n\t32 %0 = load_const 0\n"
 	    "\t32x4 %1 = @load_input %0 base=0 component=0\n}\n",
