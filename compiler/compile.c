@@ -12,6 +12,7 @@
 #include "compiler/front/front.h"
 #include "compiler/ir/ir.h"
 #include "compiler/ir3/ir3_shader.h"
+#include "compiler/link/link.h"
 #include "compiler/opt/opt.h"
 #include "compiler/spirv/spirv.h"
 #include "compiler/util/file.h"
@@ -265,59 +266,98 @@ static void diag_append(struct diag *to, const struct diag *from)
 	to->warnings += from->warnings;
 }
 
+/* One unit of the front end on its way to results. */
+struct unit_state {
+	struct diag d;			/* its messages, the front end's first */
+	char *spirv;			/* its disassembly, when asked */
+	struct shader *s;		/* its IR, once translated */
+	bool failed;
+};
+
+/* The unit's SPIR-V (disassembled when asked), then — when targets or IR
+ * are asked for — the IR translate_unit() makes of it. */
+static void unit_translate(const struct spirv_unit *u, const char *name,
+			  const struct compile_options *o, size_t num_targets,
+			  struct unit_state *us)
+{
+	diag_init(&us->d);
+	diag_append(&us->d, &u->diag);
+	us->failed = u->status != RESULT_OK;
+	if (!us->failed && o->want_spirv) {
+		struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+		if (spirv_disassemble(u->words, u->num_words, &text, &err) < 0)
+			diag_warning(&us->d, name, 0, 0, "%s", err.buf);
+		us->spirv = strbuf_detach(&text, NULL);
+		strbuf_release(&err);
+	}
+	if (!us->failed && (num_targets || o->want_ir)) {
+		us->s = translate_unit(u, o, name, &us->d);
+		us->failed = !us->s;
+	}
+}
+
 /*
- * The results of one unit of the front end: its SPIR-V (disassembled when
- * asked), then — when targets or IR are asked for — the IR translate_unit()
- * makes of it, optimised and compiled by finish_shader().  A unit that stops
- * at the front end has one result with no target.
+ * The results of one unit: its translated IR optimised and compiled by
+ * finish_shader(), or one result with no target for a unit that stops at
+ * the front end (or failed on the way).
  */
 static int unit_results(const struct spirv_unit *u, const char *name,
 			const struct compile_options *o, const struct target *const *targets,
-			size_t num_targets, struct compile_output *out, uint64_t start)
+			size_t num_targets, struct compile_output *out, uint64_t start,
+			struct unit_state *us)
 {
-	struct diag d = DIAG_INIT;
 	struct strbuf first = STRBUF_INIT;
-	char *spirv = NULL;
-	int ret = u->status == RESULT_OK ? 0 : -1;
+	int ret = us->failed ? -1 : 0;
 
-	diag_append(&d, &u->diag);
-	if (ret == 0 && o->want_spirv) {
-		struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
-		if (spirv_disassemble(u->words, u->num_words, &text, &err) < 0)
-			diag_warning(&d, name, 0, 0, "%s", err.buf);
-		spirv = strbuf_detach(&text, NULL);
-		strbuf_release(&err);
-	}
-	if (ret == 0 && (num_targets || o->want_ir)) {
+	if (us->s) {
 		size_t from = out->results.len;
-		struct shader *s = translate_unit(u, o, name, &d);
-		if (s) {
-			diag_append(&out->diag, &d);
-			ret = finish_shader(name, s, true, o, targets, num_targets, out, start);
-			if (out->results.len > from)	/* the SPIR-V goes with the first */
-				out->results.data[from].spirv = spirv;
-			else
-				free(spirv);
-			diag_release(&d);
-			return ret;
-		}
-		ret = -1;
+		diag_append(&out->diag, &us->d);
+		ret = finish_shader(name, us->s, true, o, targets, num_targets, out, start);
+		if (out->results.len > from)	/* the SPIR-V goes with the first */
+			out->results.data[from].spirv = us->spirv;
+		else
+			free(us->spirv);
+		diag_release(&us->d);
+		return ret;
 	}
 	struct compile_result *r = array_push_zero(&out->results);
 	r->stage = u->stage;
 	r->time_us = u->time_us;
-	r->spirv = spirv;
+	r->spirv = us->spirv;
 	if (ret < 0) {
 		r->status = RESULT_ERROR;
-		r->message = xstrdup(diag_first_error(&d, &first));
+		r->message = xstrdup(diag_first_error(&us->d, &first));
 	}
-	diag_append(&out->diag, &d);
-	diag_release(&d);
+	diag_append(&out->diag, &us->d);
+	diag_release(&us->d);
 	strbuf_release(&first);
 	return ret;
 }
 
-/* GLSL, HLSL, SPIR-V and .shader_test files: the front end, then each unit. */
+/* Whether the front end gave the varyings of a unit their locations stage
+ * by stage (GL-style and legacy GLSL): then stages link by name. */
+static bool located_per_stage(const char *how)
+{
+	return how && (!strncmp(how, "vkrelaxed", 9) || !strcmp(how, "gl") ||
+		       !strncmp(how, "legacy", 6));
+}
+
+/* The stages of a program, linked as a GL driver would (compiler/link). */
+static void link_units(struct program *p, struct unit_state *us, const char *name,
+		       struct compile_output *out)
+{
+	struct shader **stages = xcalloc(p->units.len, sizeof(*stages));
+	struct link_options lo = { .separable = p->require.separable };
+	for (size_t i = 0; i < p->units.len; i++) {
+		stages[i] = us[i].s;
+		lo.by_name |= located_per_stage(p->units.data[i].how);
+	}
+	link_program(stages, p->units.len, &lo, &out->diag, name);
+	free(stages);
+}
+
+/* GLSL, HLSL, SPIR-V and .shader_test files: the front end, each unit to
+ * IR, the program's stages linked, then each unit's results. */
 static int compile_front(const char *name, const char *data, size_t len, enum input_kind kind,
 			 enum shader_stage stage, const struct compile_options *o,
 			 const struct target *const *targets, size_t num_targets,
@@ -330,9 +370,16 @@ static int compile_front(const char *name, const char *data, size_t len, enum in
 	if (o->progress)
 		o->progress->phase = "front";
 	front_compile(&p, data, len, kind, stage, o);
+	struct unit_state *us = xcalloc(p.units.len + 1, sizeof(*us));
 	for (size_t i = 0; i < p.units.len; i++)
-		if (unit_results(&p.units.data[i], name, o, targets, num_targets, out, start) < 0)
+		unit_translate(&p.units.data[i], name, o, num_targets, &us[i]);
+	if (p.units.len > 1)
+		link_units(&p, us, name, out);
+	for (size_t i = 0; i < p.units.len; i++)
+		if (unit_results(&p.units.data[i], name, o, targets, num_targets, out, start,
+				 &us[i]) < 0)
 			ret = -1;
+	free(us);
 	program_release(&p);
 	return ret;
 }
