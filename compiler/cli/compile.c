@@ -79,14 +79,14 @@ static void parse_spec(struct compile_cmd *c, const char *arg)
 	const char *v = end + 1;
 	struct spec_value s = { .id = (uint32_t)id };
 	errno = 0;
-	if (strchr(v, '.') || strchr(v, 'e') || strchr(v, 'E')) {
+	if (!strcmp(v, "true") || !strcmp(v, "false")) {
+		s.bits = !strcmp(v, "true");
+		end = (char *)v + strlen(v);
+	} else if (strchr(v, '.') || ((strchr(v, 'e') || strchr(v, 'E')) && !strchr(v, 'x'))) {
 		float f = strtof(v, &end);
 		uint32_t bits;
 		memcpy(&bits, &f, sizeof(bits));
 		s.bits = bits;
-	} else if (!strcmp(v, "true") || !strcmp(v, "false")) {
-		s.bits = !strcmp(v, "true");
-		end = (char *)v + strlen(v);
 	} else {
 		s.bits = (uint64_t)strtoll(v, &end, 0);
 	}

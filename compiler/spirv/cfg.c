@@ -248,7 +248,12 @@ static void store_phis(struct spv *r, struct spv_block *from, uint32_t to)
 			struct spv_id *x = spv_id(r, value);
 			if (x->kind == ID_NONE && x->in_function)
 				break;	/* not defined on this path: undefined */
-			spv_store(r, spv_var_ptr(r, phi_var(r, spv_word(r, 2))), spv_get_val(r, value), 0);
+			struct spv_val *v = spv_get_val(r, value);
+			struct spv_var *pv = phi_var(r, spv_word(r, 2));
+			if (!spv_types_match(v->type, pv->type))
+				spv_fail(r, "a phi of %s takes %s", spv_type_str(r, pv->type),
+					 spv_type_str(r, v->type));
+			spv_store(r, spv_var_ptr(r, pv), v, 0);
 			break;
 		}
 	}
@@ -392,6 +397,9 @@ static void emit_return(struct spv *r, struct cf_region *R, uint32_t value)
 {
 	struct frame *fr = R->frame;
 	struct spv_val *v = value ? spv_get_val(r, value) : NULL;
+	if (v && !spv_types_match(v->type, fr->f->type->elem))
+		spv_fail(r, "returning %s from a function of %s", spv_type_str(r, v->type),
+			 spv_type_str(r, fr->f->type->elem));
 	if (fr->entry) {
 		if (R != fr->top)
 			b_return(&r->b);

@@ -625,6 +625,9 @@ static void store_slot(struct spv *r, struct io_at *at, struct ssa_def *v, unsig
 		v = b_b2i32(b, v);
 	else if (v->bit_size == 8)
 		v = b_u2u16(b, v);
+	if (v->bit_size != d->bit_size || first + v->num_components > d->num_components)
+		spv_fail(r, "storing a %ux%u value into a %ux%u output", v->bit_size,
+			 v->num_components, d->bit_size, d->num_components);
 	if (at->per_vertex)
 		b_intr(b, store_per_vertex_output, v->num_components, 0, (v, vertex_def(r, at), off),
 		       .base = base, .component = comp, .write_mask = (int32_t)mask);
@@ -770,73 +773,84 @@ struct ssa_def *spv_io_interp(struct spv *r, uint32_t inst, struct spv_ptr *p, s
 
 /* ---- system values ---- */
 
+/* A system value, when the stage has it. */
+static struct ssa_def *sv(struct spv *r, uint32_t builtin, enum intrinsic op)
+{
+	unsigned stages = intrinsic_infos[op].stages, bit = intr_stage_bit(r->stage);
+	char buf[40];
+	if (stages && bit && !(stages & bit))
+		spv_fail(r, "BuiltIn %s in a %s shader",
+			 spv_enum_name_or_number(SPV_KIND_BuiltIn, builtin, buf), stage_name(r->stage));
+	return b_sysval(&r->b, op);
+}
+
 static struct ssa_def *sysval(struct spv *r, uint32_t builtin)
 {
 	struct builder *b = &r->b;
 	char buf[40];
 	switch (builtin) {
-	case SpvBuiltInFragCoord: return b_sysval(b, INTR_load_frag_coord);
-	case SpvBuiltInFrontFacing: return b_sysval(b, INTR_load_front_face);
-	case SpvBuiltInPointCoord: return b_sysval(b, INTR_load_point_coord);
-	case SpvBuiltInSampleId: return b_sysval(b, INTR_load_sample_id);
-	case SpvBuiltInSamplePosition: return b_sysval(b, INTR_load_sample_pos);
-	case SpvBuiltInSampleMask: return b_sysval(b, INTR_load_sample_mask_in);
-	case SpvBuiltInHelperInvocation: return b_sysval(b, INTR_load_helper_invocation);
-	case SpvBuiltInVertexIndex: case SpvBuiltInVertexId: return b_sysval(b, INTR_load_vertex_id);
+	case SpvBuiltInFragCoord: return sv(r, builtin, INTR_load_frag_coord);
+	case SpvBuiltInFrontFacing: return sv(r, builtin, INTR_load_front_face);
+	case SpvBuiltInPointCoord: return sv(r, builtin, INTR_load_point_coord);
+	case SpvBuiltInSampleId: return sv(r, builtin, INTR_load_sample_id);
+	case SpvBuiltInSamplePosition: return sv(r, builtin, INTR_load_sample_pos);
+	case SpvBuiltInSampleMask: return sv(r, builtin, INTR_load_sample_mask_in);
+	case SpvBuiltInHelperInvocation: return sv(r, builtin, INTR_load_helper_invocation);
+	case SpvBuiltInVertexIndex: case SpvBuiltInVertexId: return sv(r, builtin, INTR_load_vertex_id);
 	case SpvBuiltInInstanceIndex:
-		return b_iadd(b, b_sysval(b, INTR_load_instance_id), b_sysval(b, INTR_load_base_instance));
+		return b_iadd(b, sv(r, builtin, INTR_load_instance_id), sv(r, builtin, INTR_load_base_instance));
 	case SpvBuiltInInstanceId:
-		return b_sysval(b, r->stage >= STAGE_RAYGEN ? INTR_load_ray_instance_index
+		return sv(r, builtin, r->stage >= STAGE_RAYGEN ? INTR_load_ray_instance_index
 				   : INTR_load_instance_id);
-	case SpvBuiltInBaseVertex: return b_sysval(b, INTR_load_base_vertex);
-	case SpvBuiltInBaseInstance: return b_sysval(b, INTR_load_base_instance);
-	case SpvBuiltInDrawIndex: return b_sysval(b, INTR_load_draw_id);
-	case SpvBuiltInPrimitiveId: return b_sysval(b, INTR_load_primitive_id);
-	case SpvBuiltInInvocationId: return b_sysval(b, INTR_load_invocation_id);
-	case SpvBuiltInTessCoord: return b_sysval(b, INTR_load_tess_coord);
-	case SpvBuiltInPatchVertices: return b_sysval(b, INTR_load_patch_vertices_in);
-	case SpvBuiltInLocalInvocationId: return b_sysval(b, INTR_load_local_invocation_id);
-	case SpvBuiltInLocalInvocationIndex: return b_sysval(b, INTR_load_local_invocation_index);
-	case SpvBuiltInWorkgroupId: return b_sysval(b, INTR_load_workgroup_id);
-	case SpvBuiltInNumWorkgroups: return b_sysval(b, INTR_load_num_workgroups);
-	case SpvBuiltInGlobalInvocationId: return b_sysval(b, INTR_load_global_invocation_id);
+	case SpvBuiltInBaseVertex: return sv(r, builtin, INTR_load_base_vertex);
+	case SpvBuiltInBaseInstance: return sv(r, builtin, INTR_load_base_instance);
+	case SpvBuiltInDrawIndex: return sv(r, builtin, INTR_load_draw_id);
+	case SpvBuiltInPrimitiveId: return sv(r, builtin, INTR_load_primitive_id);
+	case SpvBuiltInInvocationId: return sv(r, builtin, INTR_load_invocation_id);
+	case SpvBuiltInTessCoord: return sv(r, builtin, INTR_load_tess_coord);
+	case SpvBuiltInPatchVertices: return sv(r, builtin, INTR_load_patch_vertices_in);
+	case SpvBuiltInLocalInvocationId: return sv(r, builtin, INTR_load_local_invocation_id);
+	case SpvBuiltInLocalInvocationIndex: return sv(r, builtin, INTR_load_local_invocation_index);
+	case SpvBuiltInWorkgroupId: return sv(r, builtin, INTR_load_workgroup_id);
+	case SpvBuiltInNumWorkgroups: return sv(r, builtin, INTR_load_num_workgroups);
+	case SpvBuiltInGlobalInvocationId: return sv(r, builtin, INTR_load_global_invocation_id);
 	case SpvBuiltInWorkgroupSize: {
 		uint64_t v[3] = { r->s->info.workgroup_size[0], r->s->info.workgroup_size[1],
 				  r->s->info.workgroup_size[2] };
 		return spv_imm(r, 3, 32, v);
 	}
-	case SpvBuiltInSubgroupSize: return b_sysval(b, INTR_load_subgroup_size);
-	case SpvBuiltInSubgroupLocalInvocationId: return b_sysval(b, INTR_load_subgroup_invocation);
-	case SpvBuiltInSubgroupId: return b_sysval(b, INTR_load_subgroup_id);
-	case SpvBuiltInNumSubgroups: return b_sysval(b, INTR_load_num_subgroups);
-	case SpvBuiltInSubgroupEqMask: return b_sysval(b, INTR_load_subgroup_eq_mask);
-	case SpvBuiltInSubgroupGeMask: return b_sysval(b, INTR_load_subgroup_ge_mask);
-	case SpvBuiltInSubgroupGtMask: return b_sysval(b, INTR_load_subgroup_gt_mask);
-	case SpvBuiltInSubgroupLeMask: return b_sysval(b, INTR_load_subgroup_le_mask);
-	case SpvBuiltInSubgroupLtMask: return b_sysval(b, INTR_load_subgroup_lt_mask);
-	case SpvBuiltInViewIndex: return b_sysval(b, INTR_load_view_index);
+	case SpvBuiltInSubgroupSize: return sv(r, builtin, INTR_load_subgroup_size);
+	case SpvBuiltInSubgroupLocalInvocationId: return sv(r, builtin, INTR_load_subgroup_invocation);
+	case SpvBuiltInSubgroupId: return sv(r, builtin, INTR_load_subgroup_id);
+	case SpvBuiltInNumSubgroups: return sv(r, builtin, INTR_load_num_subgroups);
+	case SpvBuiltInSubgroupEqMask: return sv(r, builtin, INTR_load_subgroup_eq_mask);
+	case SpvBuiltInSubgroupGeMask: return sv(r, builtin, INTR_load_subgroup_ge_mask);
+	case SpvBuiltInSubgroupGtMask: return sv(r, builtin, INTR_load_subgroup_gt_mask);
+	case SpvBuiltInSubgroupLeMask: return sv(r, builtin, INTR_load_subgroup_le_mask);
+	case SpvBuiltInSubgroupLtMask: return sv(r, builtin, INTR_load_subgroup_lt_mask);
+	case SpvBuiltInViewIndex: return sv(r, builtin, INTR_load_view_index);
 	case SpvBuiltInDeviceIndex: return spv_imm_u32(r, 0);
-	case SpvBuiltInBaryCoordKHR: return b_sysval(b, INTR_load_barycentric_coord);
+	case SpvBuiltInBaryCoordKHR: return sv(r, builtin, INTR_load_barycentric_coord);
 	case SpvBuiltInBaryCoordNoPerspKHR:
-		return b_sysval(b, INTR_load_barycentric_coord_noperspective);
-	case SpvBuiltInShadingRateKHR: return b_sysval(b, INTR_load_frag_shading_rate);
-	case SpvBuiltInFragSizeEXT: return b_sysval(b, INTR_load_frag_size);
-	case SpvBuiltInFragInvocationCountEXT: return b_sysval(b, INTR_load_frag_invocation_count);
-	case SpvBuiltInFullyCoveredEXT: return b_sysval(b, INTR_load_fully_covered);
+		return sv(r, builtin, INTR_load_barycentric_coord_noperspective);
+	case SpvBuiltInShadingRateKHR: return sv(r, builtin, INTR_load_frag_shading_rate);
+	case SpvBuiltInFragSizeEXT: return sv(r, builtin, INTR_load_frag_size);
+	case SpvBuiltInFragInvocationCountEXT: return sv(r, builtin, INTR_load_frag_invocation_count);
+	case SpvBuiltInFullyCoveredEXT: return sv(r, builtin, INTR_load_fully_covered);
 	/* ray tracing */
-	case SpvBuiltInLaunchIdKHR: return b_sysval(b, INTR_load_ray_launch_id);
-	case SpvBuiltInLaunchSizeKHR: return b_sysval(b, INTR_load_ray_launch_size);
-	case SpvBuiltInWorldRayOriginKHR: return b_sysval(b, INTR_load_ray_world_origin);
-	case SpvBuiltInWorldRayDirectionKHR: return b_sysval(b, INTR_load_ray_world_direction);
-	case SpvBuiltInObjectRayOriginKHR: return b_sysval(b, INTR_load_ray_object_origin);
-	case SpvBuiltInObjectRayDirectionKHR: return b_sysval(b, INTR_load_ray_object_direction);
-	case SpvBuiltInRayTminKHR: return b_sysval(b, INTR_load_ray_t_min);
-	case SpvBuiltInRayTmaxKHR: case SpvBuiltInHitTNV: return b_sysval(b, INTR_load_ray_t_max);
-	case SpvBuiltInInstanceCustomIndexKHR: return b_sysval(b, INTR_load_ray_instance_custom_index);
-	case SpvBuiltInRayGeometryIndexKHR: return b_sysval(b, INTR_load_ray_geometry_index);
-	case SpvBuiltInHitKindKHR: return b_sysval(b, INTR_load_ray_hit_kind);
-	case SpvBuiltInIncomingRayFlagsKHR: return b_sysval(b, INTR_load_ray_flags);
-	case SpvBuiltInCullMaskKHR: return b_sysval(b, INTR_load_ray_cull_mask);
+	case SpvBuiltInLaunchIdKHR: return sv(r, builtin, INTR_load_ray_launch_id);
+	case SpvBuiltInLaunchSizeKHR: return sv(r, builtin, INTR_load_ray_launch_size);
+	case SpvBuiltInWorldRayOriginKHR: return sv(r, builtin, INTR_load_ray_world_origin);
+	case SpvBuiltInWorldRayDirectionKHR: return sv(r, builtin, INTR_load_ray_world_direction);
+	case SpvBuiltInObjectRayOriginKHR: return sv(r, builtin, INTR_load_ray_object_origin);
+	case SpvBuiltInObjectRayDirectionKHR: return sv(r, builtin, INTR_load_ray_object_direction);
+	case SpvBuiltInRayTminKHR: return sv(r, builtin, INTR_load_ray_t_min);
+	case SpvBuiltInRayTmaxKHR: case SpvBuiltInHitTNV: return sv(r, builtin, INTR_load_ray_t_max);
+	case SpvBuiltInInstanceCustomIndexKHR: return sv(r, builtin, INTR_load_ray_instance_custom_index);
+	case SpvBuiltInRayGeometryIndexKHR: return sv(r, builtin, INTR_load_ray_geometry_index);
+	case SpvBuiltInHitKindKHR: return sv(r, builtin, INTR_load_ray_hit_kind);
+	case SpvBuiltInIncomingRayFlagsKHR: return sv(r, builtin, INTR_load_ray_flags);
+	case SpvBuiltInCullMaskKHR: return sv(r, builtin, INTR_load_ray_cull_mask);
 	}
 	spv_unsupported(r, "BuiltIn %s", spv_enum_name_or_number(SPV_KIND_BuiltIn, builtin, buf));
 }

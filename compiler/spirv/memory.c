@@ -426,6 +426,10 @@ static struct ssa_def *local_load_leaf(struct spv *r, struct spv_var *var, unsig
 static void local_store_leaf(struct spv *r, struct spv_var *var, unsigned leaf,
 			     struct spv_index e, struct ssa_def *v, unsigned mask)
 {
+	const struct local_decl *d = r->s->locals[var->first_local + leaf];
+	if (v->num_components != d->num_components || v->bit_size != d->bit_size)
+		spv_fail(r, "storing a %ux%u value into a %ux%u variable", v->bit_size,
+			 v->num_components, d->bit_size, d->num_components);
 	spv_budget(r, 1);
 	b_store_local(&r->b, v, var->first_local + leaf, e.c, mask,
 		      e.d ? e.d : spv_imm_u32(r, 0));
@@ -841,6 +845,8 @@ static void mem_store_tree(struct spv *r, const struct mem *m, struct mloc l, st
 			spv_fail(r, "storing %s as %s", spv_type_str(r, v->type), spv_type_str(r, t));
 		struct ssa_def *x = to_memory(r, v->def, t);
 		unsigned n = spv_type_components(t);
+		if (x->num_components != n || x->bit_size != mem_bits(t))
+			spv_fail(r, "storing %s as %s", spv_type_str(r, v->type), spv_type_str(r, t));
 		if (!l.vec_stride || n == 1 || l.vec_stride == scalar_bytes(t)) {
 			mem_store(r, m, &l.off, x);
 			return;
@@ -1306,6 +1312,9 @@ static void load_instr(struct spv *r)
 		x->type = t;
 		return;
 	}
+	if (!spv_types_match(t, p->type))
+		spv_fail(r, "loading %s through a pointer to %s", spv_type_str(r, t),
+			 spv_type_str(r, p->type));
 	struct spv_val *v = spv_load(r, p, 0);
 	if (v->type != t) {
 		struct spv_val *copy = arena_new(&r->arena, struct spv_val);
@@ -1326,7 +1335,11 @@ static void store_instr(struct spv *r)
 		p->var->held = spv_get_handle(r, obj);
 		return;
 	}
-	spv_store(r, p, spv_get_val(r, obj), 0);
+	struct spv_val *v = spv_get_val(r, obj);
+	if (!spv_types_match(v->type, p->type))
+		spv_fail(r, "storing %s through a pointer to %s", spv_type_str(r, v->type),
+			 spv_type_str(r, p->type));
+	spv_store(r, p, v, 0);
 }
 
 bool spv_memory_instr(struct spv *r, uint32_t op)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/front/front.h"
 #include "compiler/spirv/spirv_private.h"
 
 /* ---- errors ---- */
@@ -776,6 +777,33 @@ enum shader_stage spv_stage_of_model(uint32_t model)
 	return STAGE_NONE;
 }
 
+/*
+ * The reader checks only what it relies on; a module that breaks SPIR-V's
+ * other rules (types of operands, dominance) may still come out as invalid
+ * IR.  Then spirv-val judges: an invalid module is the input's fault, a
+ * valid one is a bug of ours.
+ */
+static bool check_output(struct shader *s, const uint32_t *words, size_t n, const char *name,
+			 struct diag *diag)
+{
+	struct diag d = DIAG_INIT;
+	struct strbuf err = STRBUF_INIT;
+	bool ok = ir_validate(s, &d, name);
+	if (!ok) {
+		if (spirv_validate(words, n, &err) < 0) {
+			strbuf_rtrim(&err);
+			diag_error(diag, name, 0, 0, "not a valid module: %s", err.buf);
+		} else {
+			strbuf_addstr(&diag->text, d.text.buf);
+			diag->errors += d.errors;
+			diag_error(diag, name, 0, 0, "internal error: the SPIR-V reader made invalid IR");
+		}
+	}
+	strbuf_release(&err);
+	diag_release(&d);
+	return ok;
+}
+
 static void release(struct spv *r)
 {
 	strmap_release(&r->consts);
@@ -813,5 +841,9 @@ struct shader *spirv_to_ir(const uint32_t *words, size_t num_words, const struct
 	spv_emit_entry(r);
 	spv_io_finish(r);
 	release(r);
+	if (!check_output(s, words, num_words, name, diag)) {
+		shader_free(s);
+		return NULL;
+	}
 	return s;
 }

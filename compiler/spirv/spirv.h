@@ -14,7 +14,10 @@
  * id through its kind, and a module that is malformed or uses something we
  * do not translate gets one message naming the instruction and its word
  * offset — "unsupported: OpTypeCooperativeMatrixKHR" — and NULL, never a
- * crash or a hang.  Re-entrant: all state is per call.
+ * crash or a hang.  The IR made is validated; should a module that breaks
+ * rules the reader does not check give invalid IR, spirv-val names the
+ * module's fault ("not a valid module: …"), or, when it finds none, the
+ * error is ours ("internal error: …").  Re-entrant: all state is per call.
  */
 #ifndef SHDB_SPIRV_SPIRV_H
 #define SHDB_SPIRV_SPIRV_H

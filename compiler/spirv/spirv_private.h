@@ -398,6 +398,8 @@ void spv_type_natural(struct spv *r, struct spv_type *t);
 /* Size of a type in an explicit layout (the end of its last member). */
 uint32_t spv_type_explicit_size(struct spv *r, const struct spv_type *t);
 const char *spv_type_str(struct spv *r, const struct spv_type *t);
+/* Whether two types have the same shape (decorations aside). */
+bool spv_types_match(const struct spv_type *a, const struct spv_type *b);
 
 /* ---- constants (constant.c) ---- */
 

@@ -385,6 +385,33 @@ uint32_t spv_type_explicit_size(struct spv *r, const struct spv_type *t)
 	return explicit_size(r, t, 0, false, 0);
 }
 
+/* The same shape: kinds, sizes, lengths and members (not decorations). */
+static bool match(const struct spv_type *a, const struct spv_type *b, unsigned depth)
+{
+	if (a == b)
+		return true;
+	if (depth > 32 || a->kind != b->kind || a->bit_size != b->bit_size || a->length != b->length)
+		return false;
+	switch (a->kind) {
+	case T_VECTOR: case T_MATRIX: case T_ARRAY: case T_RUNTIME_ARRAY:
+		return match(a->elem, b->elem, depth + 1);
+	case T_STRUCT:
+		for (unsigned i = 0; i < a->length; i++)
+			if (!match(a->members[i].type, b->members[i].type, depth + 1))
+				return false;
+		return true;
+	case T_POINTER:
+		return a->storage == b->storage;
+	default:
+		return true;
+	}
+}
+
+bool spv_types_match(const struct spv_type *a, const struct spv_type *b)
+{
+	return match(a, b, 0);
+}
+
 /* ---- names for messages ---- */
 
 static void type_str(struct spv *r, const struct spv_type *t, struct strbuf *sb, unsigned depth)

@@ -1,0 +1,105 @@
+#!/bin/bash
+# The SPIR-V reader from the command line: --spec, per-shader errors naming
+# the instruction and its word offset, damaged binaries, program linking.
+. "$(dirname "$0")/lib.sh"
+
+cat >spec.comp <<'EOF2'
+#version 450
+layout(local_size_x_id = 3) in;
+layout(constant_id = 4) const int scale = 3;
+layout(constant_id = 5) const bool twice = false;
+layout(set = 0, binding = 0) buffer B { int v[]; };
+void main() { v[gl_GlobalInvocationID.x] = twice ? 2 * scale : scale; }
+EOF2
+
+test_expect 'spec constants take their defaults' '
+	$SHDB compile --emit=ir --passes=none spec.comp >out &&
+	grep -q "workgroup_size=1,1,1" out && grep -q "load_const 3$" out
+'
+
+test_expect '--spec ID=VALUE overrides them, the workgroup size too' '
+	$SHDB compile --emit=ir --passes=none --spec 3=64 --spec 4=-7 --spec 5=true spec.comp >out &&
+	grep -q "workgroup_size=64,1,1" out &&
+	grep -q "load_const -14$" out
+'
+
+cat >coop.spvasm <<'EOF2'
+               OpCapability Shader
+               OpCapability CooperativeMatrixNV
+               OpExtension "SPV_NV_cooperative_matrix"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 32 1 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %uint = OpTypeInt 32 0
+    %uint_16 = OpConstant %uint 16
+     %uint_3 = OpConstant %uint 3
+        %mat = OpTypeCooperativeMatrixNV %float %uint_3 %uint_16 %uint_16
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+               OpReturn
+               OpFunctionEnd
+EOF2
+
+test_expect 'an unsupported instruction: exit 1 and one message naming it and its word' '
+	expect_status 1 $SHDB compile --emit=ir coop.spvasm >out 2>err &&
+	grep -q "^coop.spvasm: error: word 51: OpTypeCooperativeMatrixNV: unsupported: OpTypeCooperativeMatrixNV$" err &&
+	test ! -s out
+'
+
+test_expect 'the same in a --stats record, per shader' '
+	expect_status 1 $SHDB compile --stats -t a630 coop.spvasm >out 2>/dev/null &&
+	grep -q "\"status\":\"error\",\"message\":\"coop.spvasm: error: word 51: OpTypeCooperativeMatrixNV: unsupported" out
+'
+
+test_expect 'truncated and damaged binaries fail cleanly' '
+	$SHDB compile --emit=spirv spec.comp >/dev/null &&
+	spirv-as -o ok.spv coop.spvasm 2>/dev/null; true &&
+	glslangValidator -V -o spec.comp.spv spec.comp >/dev/null &&
+	size=$(stat -c %s spec.comp.spv) &&
+	for cut in 20 64 200 $((size / 2)) $((size - 4)); do
+		head -c $cut spec.comp.spv >cut.comp.spv &&
+		timeout 20 $SHDB compile --emit=ir cut.comp.spv >/dev/null 2>err
+		status=$?
+		[ $status = 1 ] || { echo "cut at $cut: exit $status"; exit 1; }
+		grep -q "^cut.comp.spv: error: " err || { cat err; exit 1; }
+	done
+'
+
+cat >prog.shader_test <<'EOF2'
+[require]
+GLSL >= 4.50
+
+[vertex shader]
+#version 450
+layout(location = 0) in vec4 p;
+layout(location = 2) out vec4 kept;
+layout(location = 5) out vec4 unread;
+void main() { kept = p; unread = p * 2.0; gl_Position = p; }
+
+[fragment shader]
+#version 450
+layout(location = 2) in vec4 kept;
+layout(location = 7) in float nobody;
+layout(location = 0) out vec4 c;
+void main() { c = kept + nobody; }
+EOF2
+
+test_expect 'a program links: unread outputs go, locations are packed, every stage is printed' '
+	$SHDB compile --emit=ir prog.shader_test >out 2>err &&
+	grep -q "^; ---- vertex ----" out && grep -q "^; ---- fragment ----" out &&
+	! grep -q "unread" out &&
+	grep -q "^output 0 32x4 location=0 name=\"kept\"" out &&
+	grep -q "^input 0 32x4 location=0 smooth name=\"kept\"" out &&
+	grep -q "warning: fragment input .nobody. has no matching vertex output" err
+'
+
+test_expect 'a separable program keeps its interfaces' '
+	sed "s/^GLSL >= 4.50$/GLSL >= 4.50\nSSO ENABLED/" prog.shader_test >sso.shader_test &&
+	$SHDB compile --emit=ir sso.shader_test >out 2>/dev/null &&
+	grep -q "location=5 name=\"unread\"" out
+'
+
+test_done
