@@ -331,21 +331,25 @@ static void int_dot(struct spv *r, uint32_t op)
 	struct ssa_def *a = acc ? spv_get_def(r, spv_word(r, 5)) : NULL, *res;
 	bool packed = spv_nwords(r) > (acc ? 6u : 5u);
 	unsigned bits = t->bit_size;
-	if (packed) {
+	if (packed && bits == 32 && x->bit_size == 32) {
 		static const enum alu_op ops[2][3] = {
 			{ OP_sdot_4x8_iadd, OP_udot_4x8_uadd, OP_sudot_4x8_iadd },
 			{ OP_sdot_4x8_iadd_sat, OP_udot_4x8_uadd_sat, OP_sudot_4x8_iadd_sat },
 		};
-		if (x->bit_size != 32 || bits != 32)
-			spv_unsupported(r, "a packed dot product into %u bits", bits);
 		res = b_alu(b, ops[acc][kind - SpvOpSDot], x, y, a ? a : spv_imm_u32(r, 0), NULL);
 		spv_set_def(r, spv_result_id(r), res);
 		return;
 	}
+	if (packed) {	/* into fewer bits: the four bytes as vectors */
+		if (x->bit_size != 32 || y->bit_size != 32)
+			spv_fail(r, "packed operands that are not 32-bit");
+		x = b_unpack_32_4x8(b, x);
+		y = b_unpack_32_4x8(b, y);
+	}
 	res = NULL;
 	for (unsigned c = 0; c < x->num_components; c++) {
 		struct ssa_def *xc = b_channel(b, x, c), *yc = b_channel(b, y, c);
-		if (xc->bit_size != bits) {
+		if (xc->bit_size != bits || yc->bit_size != bits) {
 			xc = b_alu(b, sized(r, sa ? OP_i2i8 : OP_u2u8, bits), xc, NULL, NULL, NULL);
 			yc = b_alu(b, sized(r, sb ? OP_i2i8 : OP_u2u8, bits), yc, NULL, NULL, NULL);
 		}
@@ -355,6 +359,51 @@ static void int_dot(struct spv *r, uint32_t op)
 	if (a)
 		res = kind == SpvOpUDot ? b_uadd_sat(b, res, a) : b_iadd_sat(b, res, a);
 	spv_set_def(r, spv_result_id(r), res);
+}
+
+/* ---- SPV_INTEL_shader_integer_functions2 ---- */
+
+static struct ssa_def *intel_op(struct spv *r, uint32_t op)
+{
+	struct builder *b = &r->b;
+	struct ssa_def *x = spv_get_def(r, spv_word(r, 3));
+	struct ssa_def *y = op >= SpvOpAbsISubINTEL ? spv_get_def(r, spv_word(r, 4)) : NULL;
+	unsigned bits = x->bit_size;
+	switch (op) {
+	case SpvOpUCountLeadingZerosINTEL: {
+		struct ssa_def *msb = b_ufind_msb(b, x);	/* -1 for 0: bits leading zeros */
+		struct ssa_def *n = b_isub(b, spv_imm_u32(r, bits - 1), msb);
+		return bits == 32 ? n : b_alu(b, sized(r, OP_u2u8, bits), n, NULL, NULL, NULL);
+	}
+	case SpvOpUCountTrailingZerosINTEL: {
+		struct ssa_def *lsb = b_find_lsb(b, x);
+		struct ssa_def *n = b_bcsel(b, b_ieq(b, x, b_imm_intN(b, 0, bits)), spv_imm_u32(r, bits),
+					    lsb);
+		return bits == 32 ? n : b_alu(b, sized(r, OP_u2u8, bits), n, NULL, NULL, NULL);
+	}
+	case SpvOpAbsISubINTEL:
+		return b_bcsel(b, b_ilt(b, x, y), b_isub(b, y, x), b_isub(b, x, y));
+	case SpvOpAbsUSubINTEL:
+		return b_bcsel(b, b_ult(b, x, y), b_isub(b, y, x), b_isub(b, x, y));
+	case SpvOpIAddSatINTEL: return b_iadd_sat(b, x, y);
+	case SpvOpUAddSatINTEL: return b_uadd_sat(b, x, y);
+	case SpvOpISubSatINTEL: return b_isub_sat(b, x, y);
+	case SpvOpUSubSatINTEL: return b_usub_sat(b, x, y);
+	/* (a + b) >> 1 without overflow: (a & b) + ((a ^ b) >> 1); rounded up: (a | b) - … */
+	case SpvOpIAverageINTEL:
+		return b_iadd(b, b_iand(b, x, y), b_ishr(b, b_ixor(b, x, y), spv_imm_u32(r, 1)));
+	case SpvOpUAverageINTEL:
+		return b_iadd(b, b_iand(b, x, y), b_ushr(b, b_ixor(b, x, y), spv_imm_u32(r, 1)));
+	case SpvOpIAverageRoundedINTEL:
+		return b_isub(b, b_ior(b, x, y), b_ishr(b, b_ixor(b, x, y), spv_imm_u32(r, 1)));
+	case SpvOpUAverageRoundedINTEL:
+		return b_isub(b, b_ior(b, x, y), b_ushr(b, b_ixor(b, x, y), spv_imm_u32(r, 1)));
+	case SpvOpIMul32x16INTEL:
+		return b_imul(b, x, b_ibitfield_extract(b, y, spv_imm_u32(r, 0), spv_imm_u32(r, 16)));
+	case SpvOpUMul32x16INTEL:
+		return b_imul(b, x, b_iand(b, y, b_imm_intN(b, 0xffff, bits)));
+	}
+	return NULL;
 }
 
 /* ---- the rest ---- */
@@ -454,6 +503,13 @@ bool spv_alu_instr(struct spv *r, uint32_t op)
 	case SpvOpSDot: case SpvOpUDot: case SpvOpSUDot: case SpvOpSDotAccSat: case SpvOpUDotAccSat:
 	case SpvOpSUDotAccSat:
 		int_dot(r, op);
+		return true;
+	case SpvOpUCountLeadingZerosINTEL: case SpvOpUCountTrailingZerosINTEL:
+	case SpvOpAbsISubINTEL: case SpvOpAbsUSubINTEL: case SpvOpIAddSatINTEL:
+	case SpvOpUAddSatINTEL: case SpvOpIAverageINTEL: case SpvOpUAverageINTEL:
+	case SpvOpIAverageRoundedINTEL: case SpvOpUAverageRoundedINTEL: case SpvOpISubSatINTEL:
+	case SpvOpUSubSatINTEL: case SpvOpIMul32x16INTEL: case SpvOpUMul32x16INTEL:
+		spv_set_def(r, spv_result_id(r), intel_op(r, op));
 		return true;
 	case SpvOpSelect: {
 		struct spv_val *c = spv_get_val(r, spv_word(r, 3));

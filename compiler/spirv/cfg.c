@@ -565,8 +565,6 @@ struct case_info {
 	bool fallen_into;
 };
 
-static unsigned visit_gen_counter;
-
 /* Blocks reachable from a case without leaving the switch: does one branch
  * to another case label? */
 static uint32_t find_fallthrough(struct spv *r, struct cf_region *R, struct switchctx *sw,
@@ -577,10 +575,13 @@ static uint32_t find_fallthrough(struct spv *r, struct cf_region *R, struct swit
 	struct spv_block **seen = NULL;
 	size_t nseen = 0, cap_seen = 0;
 	size_t save = r->cur;
-#define PUSH(x) do { if (n == cap) stack = xrealloc(stack, (cap = cap ? 2 * cap : 16) * sizeof(*stack)); \
+	/* from the arena: an error may longjmp out of here */
+#define PUSH(x) do { if (n == cap) { \
+			     stack = arena_realloc(&r->arena, stack, cap * sizeof(*stack), \
+						   (cap ? 2 * cap : 16) * sizeof(*stack)); \
+			     cap = cap ? 2 * cap : 16; } \
 		     stack[n++] = (x); } while (0)
 	PUSH(start);
-	(void)visit_gen_counter;
 	while (n && !found) {
 		uint32_t label = stack[--n];
 		if (label == sw->merge)
@@ -603,8 +604,11 @@ static uint32_t find_fallthrough(struct spv *r, struct cf_region *R, struct swit
 		if (blk->visiting)
 			continue;
 		blk->visiting = true;
-		if (nseen == cap_seen)
-			seen = xrealloc(seen, (cap_seen = cap_seen ? 2 * cap_seen : 16) * sizeof(*seen));
+		if (nseen == cap_seen) {
+			seen = arena_realloc(&r->arena, seen, cap_seen * sizeof(*seen),
+					     (cap_seen ? 2 * cap_seen : 16) * sizeof(*seen));
+			cap_seen = cap_seen ? 2 * cap_seen : 16;
+		}
 		seen[nseen++] = blk;
 		r->cur = blk->term;
 		uint32_t op = spv_opcode(r, blk->term);
@@ -628,8 +632,6 @@ static uint32_t find_fallthrough(struct spv *r, struct cf_region *R, struct swit
 #undef PUSH
 	for (size_t i = 0; i < nseen; i++)
 		seen[i]->visiting = false;
-	free(seen);
-	free(stack);
 	r->cur = save;
 	return found;
 }

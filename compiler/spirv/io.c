@@ -143,11 +143,17 @@ static void read_flags(struct spv *r, struct io_at *at, uint32_t id, int member)
 	at->invariant |= spv_has_deco(r, id, member, SpvDecorationInvariant);
 	at->per_primitive |= spv_has_deco(r, id, member, SpvDecorationPerPrimitiveEXT);
 	const struct spv_deco *loc = spv_deco(r, id, member, SpvDecorationLocation);
-	if (loc && loc->num_args)
+	if (loc && loc->num_args) {
+		if (loc->args[0] > 255)
+			spv_fail(r, "location %u is out of range", loc->args[0]);
 		at->location = (int)loc->args[0];
+	}
 	const struct spv_deco *comp = spv_deco(r, id, member, SpvDecorationComponent);
-	if (comp && comp->num_args)
+	if (comp && comp->num_args) {
+		if (comp->args[0] > 3)
+			spv_fail(r, "component %u is out of range", comp->args[0]);
 		at->component = comp->args[0];
+	}
 	uint32_t b = spv_deco_arg(r, id, member, SpvDecorationBuiltIn, ~0u);
 	if (b != ~0u)
 		at->builtin = b;
@@ -250,11 +256,11 @@ static bool is_output(const struct io_at *at)
 	return at->var->sc == SpvStorageClassOutput;
 }
 
-static int group_key(const struct io_at *at)
+static int64_t group_key(const struct io_at *at)
 {
 	if (at->builtin != ~0u)
-		return -(int)(at->builtin + 1) * 2 - at->patch;
-	return (at->location * 4 + (int)at->component) * 2 + at->patch;
+		return -((int64_t)at->builtin + 1) * 2 - at->patch;
+	return ((int64_t)at->location * 4 + at->component) * 2 + at->patch;
 }
 
 /* The leaf vector type of a group and the slots it spans. */
@@ -281,7 +287,7 @@ static void group_shape(struct spv *r, struct io_at *at, struct spv_type **leaf,
 
 static struct io_group *enter_group(struct spv *r, struct io_at *at)
 {
-	int key = group_key(at);
+	int64_t key = group_key(at);
 	for (struct io_group *g = at->var->groups; g; g = g->next)
 		if (g->key == key)
 			return g;
@@ -933,9 +939,4 @@ struct spv_val *spv_sysval_load(struct spv *r, struct spv_ptr *p)
 	if (p->n != 1)
 		spv_fail(r, "an index into a scalar");
 	return spv_val_def(r, t->elem, pick(r, v, p->path[0]));
-}
-
-void spv_io_finish(struct spv *r)
-{
-	(void)r;
 }

@@ -908,6 +908,19 @@ static unsigned descriptor_count(struct spv_type *t)
 	return n > 65536 ? 65536 : (unsigned)n;
 }
 
+/* A runtime array of buffers holds as many as the shader names: the last
+ * declaration of its kind may grow to take a larger constant index. */
+static void grow_runtime_array(struct spv *r, struct spv_var *var, uint32_t index)
+{
+	struct buffer_decl *d = var->buf;
+	bool last = var->mode == VM_UBO ? r->s->ubos[r->s->num_ubos - 1] == d
+		    : r->s->ssbos[r->s->num_ssbos - 1] == d;
+	if (var->type->kind != T_RUNTIME_ARRAY || !last || index >= 65536)
+		spv_unsupported(r, "descriptor %u of an array of %u", index,
+				decl_num_slots(d->array_size));
+	d->array_size = index + 1;
+}
+
 static void need_buffer(struct spv *r, struct spv_var *var)
 {
 	if (var->buf)
@@ -955,8 +968,7 @@ static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct m
 			t = t->elem;
 		}
 		if (!idx.d && idx.c >= decl_num_slots(var->buf->array_size))
-			spv_unsupported(r, "descriptor %u of an array of %u", idx.c,
-					decl_num_slots(var->buf->array_size));
+			grow_runtime_array(r, var, idx.c);
 		struct spv_index slot = index_add(r, base, idx);
 		m->slot = index_def(r, slot);
 		l->type = t;

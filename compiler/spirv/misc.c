@@ -116,6 +116,15 @@ static bool derivative(struct spv *r, uint32_t op)
 static enum alu_op reduction(struct spv *r, uint32_t op)
 {
 	switch (op) {
+	/* the older Group* forms (SPV_AMD_shader_ballot) take the same operands */
+	case SpvOpGroupIAdd: case SpvOpGroupIAddNonUniformAMD: return OP_iadd;
+	case SpvOpGroupFAdd: case SpvOpGroupFAddNonUniformAMD: return OP_fadd;
+	case SpvOpGroupSMin: case SpvOpGroupSMinNonUniformAMD: return OP_imin;
+	case SpvOpGroupUMin: case SpvOpGroupUMinNonUniformAMD: return OP_umin;
+	case SpvOpGroupFMin: case SpvOpGroupFMinNonUniformAMD: return OP_fmin;
+	case SpvOpGroupSMax: case SpvOpGroupSMaxNonUniformAMD: return OP_imax;
+	case SpvOpGroupUMax: case SpvOpGroupUMaxNonUniformAMD: return OP_umax;
+	case SpvOpGroupFMax: case SpvOpGroupFMaxNonUniformAMD: return OP_fmax;
 	case SpvOpGroupNonUniformIAdd: return OP_iadd;
 	case SpvOpGroupNonUniformFAdd: return OP_fadd;
 	case SpvOpGroupNonUniformIMul: return OP_imul;
@@ -294,6 +303,12 @@ static bool subgroup(struct spv *r, uint32_t op)
 	case SpvOpGroupNonUniformBitwiseAnd: case SpvOpGroupNonUniformBitwiseOr:
 	case SpvOpGroupNonUniformBitwiseXor: case SpvOpGroupNonUniformLogicalAnd:
 	case SpvOpGroupNonUniformLogicalOr: case SpvOpGroupNonUniformLogicalXor:
+	case SpvOpGroupIAdd: case SpvOpGroupFAdd: case SpvOpGroupFMin: case SpvOpGroupUMin:
+	case SpvOpGroupSMin: case SpvOpGroupFMax: case SpvOpGroupUMax: case SpvOpGroupSMax:
+	case SpvOpGroupIAddNonUniformAMD: case SpvOpGroupFAddNonUniformAMD:
+	case SpvOpGroupFMinNonUniformAMD: case SpvOpGroupUMinNonUniformAMD:
+	case SpvOpGroupSMinNonUniformAMD: case SpvOpGroupFMaxNonUniformAMD:
+	case SpvOpGroupUMaxNonUniformAMD: case SpvOpGroupSMaxNonUniformAMD:
 		res = group_arith(r, op);
 		break;
 	default:

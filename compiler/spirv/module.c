@@ -88,7 +88,7 @@ struct spv_id *spv_id(struct spv *r, uint32_t id)
 	return &r->ids[id];
 }
 
-enum shader_stage spv_stage_of_model(uint32_t model);
+static enum shader_stage spv_stage_of_model(uint32_t model);
 
 static const char *const id_kind_names[] = {
 	"nothing", "a type", "a constant", "a variable", "a function", "a label",
@@ -756,7 +756,7 @@ static void apply_modes(struct spv *r)
 
 /* ---- the entry point ---- */
 
-enum shader_stage spv_stage_of_model(uint32_t model)
+static enum shader_stage spv_stage_of_model(uint32_t model)
 {
 	switch (model) {
 	case SpvExecutionModelVertex: return STAGE_VERTEX;
@@ -839,7 +839,6 @@ struct shader *spirv_to_ir(const uint32_t *words, size_t num_words, const struct
 	apply_modes(r);
 	spv_init_private(r);
 	spv_emit_entry(r);
-	spv_io_finish(r);
 	release(r);
 	if (!check_output(s, words, num_words, name, diag)) {
 		shader_free(s);

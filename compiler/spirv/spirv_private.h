@@ -20,7 +20,10 @@
  *   io.c        stage inputs and outputs: locations, components, builtins,
  *               system values;
  *   image.c     textures, samplers, storage images;
- *   misc.c      barriers, derivatives, subgroups, geometry, fragment control.
+ *   misc.c      barriers, derivatives, subgroups, geometry, fragment control;
+ *   stages.c    ray tracing, ray queries, mesh and task shaders;
+ *   amd.c       the AMD extended instruction sets;
+ *   grammar.c   the opcode and enum tables generated from SPIRV-Headers.
  *
  * Errors: spv_fail() records "name: error: word N: OpFoo: message" in the
  * diag and longjmps to spirv_to_ir(), which frees everything: the IR shader
@@ -159,7 +162,7 @@ enum var_mode {
 /* One IR declaration made for an I/O variable (created when first used). */
 struct io_group {
 	struct io_group *next;
-	int32_t key;			/* first location, or -(builtin + 1) */
+	int64_t key;			/* location and component, or -(builtin + 1) */
 	bool patch;
 	unsigned decl;			/* index in inputs or outputs */
 };
@@ -478,7 +481,6 @@ struct spv_val *spv_io_load(struct spv *r, struct spv_ptr *p);
 void spv_io_store(struct spv *r, struct spv_ptr *p, struct spv_val *v);
 struct ssa_def *spv_io_interp(struct spv *r, uint32_t inst, struct spv_ptr *p, struct ssa_def *arg);
 struct spv_val *spv_sysval_load(struct spv *r, struct spv_ptr *p);
-void spv_io_finish(struct spv *r);
 
 /* ---- images (image.c) ---- */
 
