@@ -102,4 +102,17 @@ test_expect 'a separable program keeps its interfaces' '
 	grep -q "location=5 name=\"unread\"" out
 '
 
+test_expect 'the default pipeline of a SPIR-V input starts with lower_vars_to_ssa' '
+	cat >v.frag <<-\EOT &&
+	#version 450
+	layout(location = 0) in float x;
+	layout(location = 0) out float y;
+	void main() { float t = x; if (t > 0.0) t *= 2.0; y = t; }
+	EOT
+	$SHDB compile --emit=ir v.frag >out &&
+	! grep -q "local" out &&
+	$SHDB compile --emit=ir --passes=none v.frag >raw &&
+	grep -q "@store_local" raw
+'
+
 test_done
