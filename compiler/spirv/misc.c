@@ -170,10 +170,12 @@ static struct ssa_def *group_arith(struct spv *r, uint32_t op)
 	}
 }
 
+static struct ssa_def *ballot_value(struct spv *r, uint32_t id);
+
 static struct ssa_def *ballot_count(struct spv *r)
 {
 	struct builder *b = &r->b;
-	struct ssa_def *v = spv_get_def(r, spv_word(r, 5));
+	struct ssa_def *v = ballot_value(r, spv_word(r, 5));
 	switch (spv_word(r, 4)) {
 	case SpvGroupOperationReduce: return b_intr(b, ballot_bit_count_reduce, 0, 32, (v));
 	case SpvGroupOperationInclusiveScan: return b_intr(b, ballot_bit_count_inclusive, 0, 32, (v));
@@ -185,6 +187,24 @@ static struct ssa_def *ballot_count(struct spv *r)
 static struct ssa_def *index_u32(struct spv *r, uint32_t id)
 {
 	return spv_get_index32(r, id);
+}
+
+/* A boolean predicate operand. */
+static struct ssa_def *predicate(struct spv *r, uint32_t id)
+{
+	struct ssa_def *d = spv_get_def(r, id);
+	if (d->bit_size != 1 || d->num_components != 1)
+		spv_fail(r, "the predicate %%%u is not a boolean", id);
+	return d;
+}
+
+/* A ballot operand: a uvec4. */
+static struct ssa_def *ballot_value(struct spv *r, uint32_t id)
+{
+	struct ssa_def *d = spv_get_def(r, id);
+	if (d->bit_size != 32 || d->num_components != 4)
+		spv_fail(r, "the ballot %%%u is not a 32-bit 4-component vector", id);
+	return d;
 }
 
 static struct ssa_def *vote_eq(struct spv *r, struct ssa_def *v, struct spv_type *t)
@@ -212,19 +232,19 @@ static bool subgroup(struct spv *r, uint32_t op)
 		res = b_intr(b, elect, 0, 0, (NULL));
 		break;
 	case SpvOpGroupNonUniformAll: case SpvOpGroupAll:
-		res = b_intr(b, vote_all, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, vote_all, 0, 0, (predicate(r, spv_word(r, 4))));
 		break;
 	case SpvOpGroupNonUniformAny: case SpvOpGroupAny:
-		res = b_intr(b, vote_any, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, vote_any, 0, 0, (predicate(r, spv_word(r, 4))));
 		break;
 	case SpvOpGroupNonUniformAllEqual:
 		res = vote_eq(r, spv_get_def(r, spv_word(r, 4)), spv_get_val(r, spv_word(r, 4))->type);
 		break;
 	case SpvOpSubgroupAllKHR:
-		res = b_intr(b, vote_all, 0, 0, (spv_get_def(r, spv_word(r, 3))));
+		res = b_intr(b, vote_all, 0, 0, (predicate(r, spv_word(r, 3))));
 		break;
 	case SpvOpSubgroupAnyKHR:
-		res = b_intr(b, vote_any, 0, 0, (spv_get_def(r, spv_word(r, 3))));
+		res = b_intr(b, vote_any, 0, 0, (predicate(r, spv_word(r, 3))));
 		break;
 	case SpvOpSubgroupAllEqualKHR:
 		res = vote_eq(r, spv_get_def(r, spv_word(r, 3)), spv_get_val(r, spv_word(r, 3))->type);
@@ -248,28 +268,28 @@ static bool subgroup(struct spv *r, uint32_t op)
 		res = b_intr(b, read_first_invocation, v->num_components, v->bit_size, (v));
 		break;
 	case SpvOpGroupNonUniformBallot:
-		res = b_intr(b, ballot, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, ballot, 0, 0, (predicate(r, spv_word(r, 4))));
 		res = fit_ballot(r, res, spv_result_type(r));
 		break;
 	case SpvOpSubgroupBallotKHR:
-		res = b_intr(b, ballot, 0, 0, (spv_get_def(r, spv_word(r, 3))));
+		res = b_intr(b, ballot, 0, 0, (predicate(r, spv_word(r, 3))));
 		res = fit_ballot(r, res, spv_result_type(r));
 		break;
 	case SpvOpGroupNonUniformInverseBallot:
-		res = b_intr(b, inverse_ballot, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, inverse_ballot, 0, 0, (ballot_value(r, spv_word(r, 4))));
 		break;
 	case SpvOpGroupNonUniformBallotBitExtract:
 		res = b_intr(b, ballot_bitfield_extract, 0, 0,
-			     (spv_get_def(r, spv_word(r, 4)), index_u32(r, spv_word(r, 5))));
+			     (ballot_value(r, spv_word(r, 4)), index_u32(r, spv_word(r, 5))));
 		break;
 	case SpvOpGroupNonUniformBallotBitCount:
 		res = ballot_count(r);
 		break;
 	case SpvOpGroupNonUniformBallotFindLSB:
-		res = b_intr(b, ballot_find_lsb, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, ballot_find_lsb, 0, 0, (ballot_value(r, spv_word(r, 4))));
 		break;
 	case SpvOpGroupNonUniformBallotFindMSB:
-		res = b_intr(b, ballot_find_msb, 0, 0, (spv_get_def(r, spv_word(r, 4))));
+		res = b_intr(b, ballot_find_msb, 0, 0, (ballot_value(r, spv_word(r, 4))));
 		break;
 	case SpvOpGroupNonUniformShuffle: case SpvOpGroupNonUniformShuffleXor:
 	case SpvOpGroupNonUniformShuffleUp: case SpvOpGroupNonUniformShuffleDown: {

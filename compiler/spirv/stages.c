@@ -134,6 +134,9 @@ static void payload_back(struct spv *r, struct spv_ptr *copy, struct spv_ptr *te
 static struct ssa_def *vec4_of(struct spv *r, struct ssa_def *xyz, struct ssa_def *w)
 {
 	struct builder *b = &r->b;
+	if (xyz->num_components != 3 || w->num_components != 1 || xyz->bit_size != 32 ||
+	    w->bit_size != 32)
+		spv_fail(r, "a ray origin or direction that is not a float vec3 and a float");
 	return b_vec4(b, b_channel(b, xyz, 0), b_channel(b, xyz, 1), b_channel(b, xyz, 2), w);
 }
 
