@@ -233,11 +233,15 @@ struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct
 static struct spv_val *matrix_op(struct spv *r, uint32_t op, struct spv_type *t)
 {
 	struct builder *b = &r->b;
+	if (t->kind != T_MATRIX)
+		spv_fail(r, "the result type is not a matrix");
 	struct spv_val *res = spv_val_new(r, t);
 	switch (op) {
 	case SpvOpMatrixTimesScalar: {
 		struct spv_val *m = spv_get_val(r, spv_word(r, 3));
 		struct ssa_def *s = spv_get_def(r, spv_word(r, 4));
+		if (!m->elems || m->type->kind != T_MATRIX || m->type->length != t->length)
+			spv_fail(r, "a matrix of the wrong size");
 		for (unsigned i = 0; i < t->length; i++)
 			res->elems[i] = spv_val_def(r, t->elem, b_fmul(b, m->elems[i]->def, s));
 		return res;

@@ -400,7 +400,8 @@ static void emit_return(struct spv *r, struct cf_region *R, uint32_t value)
 	if (v && !spv_types_match(v->type, fr->f->type->elem))
 		spv_fail(r, "returning %s from a function of %s", spv_type_str(r, v->type),
 			 spv_type_str(r, fr->f->type->elem));
-	if (fr->entry) {
+	/* with outputs in locals the entry point returns to their copy at its end */
+	if (fr->entry && !r->output_temps) {
 		if (R != fr->top)
 			b_return(&r->b);
 		return;
@@ -1057,5 +1058,9 @@ void spv_call(struct spv *r)
 void spv_emit_entry(struct spv *r)
 {
 	struct frame fr = { .f = r->ids[r->entry_id].func, .entry = true };
+	if (r->output_temps)
+		spv_io_find_output_writes(r);
 	inline_function(r, &fr);
+	if (r->output_temps && r->stage != STAGE_GEOMETRY)
+		spv_io_copy_outputs(r, -1);
 }

@@ -733,6 +733,125 @@ void spv_io_store(struct spv *r, struct spv_ptr *p, struct spv_val *v)
 	store_tree(r, at, v, 0);
 }
 
+/* ---- outputs as temporaries ----
+ *
+ * Vertex, tessellation evaluation, geometry and fragment shaders keep their
+ * outputs in locals (as Mesa's nir_lower_io_to_temporaries): reads and
+ * partial writes stay local, and the outputs are stored once, at the end of
+ * the shader — or, in a geometry shader, before each emitted vertex.  Only
+ * what the shader writes is copied (for a block, the members it wrote).
+ * Tessellation control and mesh outputs are shared between invocations and
+ * stay outputs.
+ */
+
+bool spv_io_outputs_as_temps(struct spv *r)
+{
+	return r->stage == STAGE_VERTEX || r->stage == STAGE_TESS_EVAL ||
+	       r->stage == STAGE_GEOMETRY || r->stage == STAGE_FRAGMENT;
+}
+
+void spv_io_make_temp(struct spv *r, struct spv_var *var)
+{
+	struct spv_var *out = arena_new(&r->arena, struct spv_var);
+	*out = *var;
+	var->out = out;
+	var->mode = VM_LOCAL;
+	r->output_temps = true;
+}
+
+void spv_io_note_store(struct spv_ptr *p)
+{
+	struct spv_var *var = p->var;
+	if (!p->n || var->type->kind != T_STRUCT) {
+		var->written_all = true;
+		return;
+	}
+	uint32_t m = p->path[0].c;
+	var->written |= (uint64_t)1 << (m < 63 ? m : 63);
+}
+
+/*
+ * Which outputs (and members) the module writes anywhere, found before the
+ * code is translated: a geometry shader copies its outputs at every
+ * EmitVertex, whatever comes first in the code.  Access chains are followed
+ * from the variable; a store through one marks what it reaches.
+ */
+void spv_io_find_output_writes(struct spv *r)
+{
+	struct spv_var **base = arena_array(&r->arena, struct spv_var *, r->bound);
+	int32_t *member = arena_array(&r->arena, int32_t, r->bound);
+	for (unsigned i = 0; i < r->num_vars; i++)
+		if (r->vars[i]->out) {
+			base[r->vars[i]->id] = r->vars[i];
+			member[r->vars[i]->id] = -1;
+		}
+	for (unsigned f = 0; f < r->num_funcs; f++) {
+		for (size_t at = r->funcs[f]->begin; at < r->funcs[f]->end; at += spv_count(r, at)) {
+			uint32_t op = spv_opcode(r, at), n = spv_count(r, at);
+			const uint32_t *w = &r->w[at];
+			if ((op == SpvOpAccessChain || op == SpvOpInBoundsAccessChain) && n >= 4 &&
+			    w[2] < r->bound && w[3] < r->bound && base[w[3]]) {
+				base[w[2]] = base[w[3]];
+				member[w[2]] = member[w[3]];
+				uint32_t c;
+				if (member[w[2]] < 0 && n >= 5 && base[w[3]]->type->kind == T_STRUCT &&
+				    spv_id_const_u32(r, w[4], &c))
+					member[w[2]] = (int32_t)(c < 63 ? c : 63);
+			} else if ((op == SpvOpStore || op == SpvOpCopyMemory) && n >= 3 &&
+				   w[1] < r->bound && base[w[1]]) {
+				struct spv_var *var = base[w[1]];
+				if (member[w[1]] < 0)
+					var->written_all = true;
+				else
+					var->written |= (uint64_t)1 << member[w[1]];
+			}
+		}
+	}
+}
+
+static int var_stream(struct spv *r, struct spv_var *var, int member)
+{
+	uint32_t s = spv_deco_arg(r, var->id, -1, SpvDecorationStream, 0);
+	if (member >= 0 && var->type->kind == T_STRUCT)
+		s = spv_deco_arg(r, var->type->id, member, SpvDecorationStream, s);
+	return (int)s;
+}
+
+/* One output (or one member of it) from its local to the output. */
+static void copy_out(struct spv *r, struct spv_var *var, int member)
+{
+	struct spv_ptr *from = spv_var_ptr(r, var), *to = spv_var_ptr(r, var->out);
+	if (member >= 0) {
+		struct spv_index *i = arena_new(&r->arena, struct spv_index);
+		i->c = (uint32_t)member;
+		from->n = to->n = 1;
+		from->path = to->path = i;
+		from->type = to->type = var->type->members[member].type;
+	}
+	spv_io_store(r, to, spv_load(r, from, 0));
+}
+
+void spv_io_copy_outputs(struct spv *r, int stream)
+{
+	size_t save = r->cur;
+	for (unsigned i = 0; i < r->num_vars; i++) {
+		struct spv_var *var = r->vars[i];
+		if (!var->out || (!var->written && !var->written_all))
+			continue;
+		r->cur = spv_id(r, var->id)->word;
+		if (var->written_all || var->type->kind != T_STRUCT) {
+			if (stream < 0 || var_stream(r, var, -1) == stream)
+				copy_out(r, var, -1);
+			continue;
+		}
+		for (unsigned m = 0; m < var->type->length; m++)
+			if ((var->written >> (m < 63 ? m : 63) & 1) &&
+			    (stream < 0 || var_stream(r, var, (int)m) == stream))
+				copy_out(r, var, (int)m);
+	}
+	r->cur = save;
+}
+
 /* ---- interpolation functions ---- */
 
 struct ssa_def *spv_io_interp(struct spv *r, uint32_t inst, struct spv_ptr *p, struct ssa_def *arg)

@@ -129,6 +129,8 @@ void spv_variable(struct spv *r, bool in_function)
 		spv_fail(r, "a function variable of storage class %u", var->sc);
 	var->rq_index = -1;
 	var->mode = var_mode(r, var);
+	if (var->mode == VM_OUTPUT && !in_function && spv_io_outputs_as_temps(r))
+		spv_io_make_temp(r, var);
 	struct spv_id *x = spv_id(r, id);
 	x->kind = ID_PTR;
 	x->type = pt;
@@ -1096,6 +1098,8 @@ void spv_store(struct spv *r, struct spv_ptr *p, struct spv_val *v, unsigned acc
 	if (p->oob)
 		return;
 	if (var) {
+		if (var->out)
+			spv_io_note_store(p);
 		switch (var->mode) {
 		case VM_LOCAL: store_local_ptr(r, p, v); return;
 		case VM_TASK_COUNT:

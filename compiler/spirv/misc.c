@@ -366,6 +366,8 @@ bool spv_misc_instr(struct spv *r, uint32_t op)
 		need_stage(r, STAGE_GEOMETRY, "a geometry instruction");
 		spv_budget(r, 1);
 		if (op == SpvOpEmitVertex)
+			spv_io_copy_outputs(r, 0);
+		if (op == SpvOpEmitVertex)
 			b_intr(b, emit_vertex, 0, 0, (NULL), .stream = 0);
 		else
 			b_intr(b, end_primitive, 0, 0, (NULL), .stream = 0);
@@ -375,6 +377,8 @@ bool spv_misc_instr(struct spv *r, uint32_t op)
 		if (!spv_id_const_u32(r, spv_word(r, 1), &stream) || stream > 3)
 			spv_fail(r, "a stream that is not a constant from 0 to 3");
 		spv_budget(r, 1);
+		if (op == SpvOpEmitStreamVertex)
+			spv_io_copy_outputs(r, (int)stream);
 		if (op == SpvOpEmitStreamVertex)
 			b_intr(b, emit_vertex, 0, 0, (NULL), .stream = (int32_t)stream);
 		else

@@ -192,6 +192,11 @@ struct spv_var {
 	struct spv_handle *held;
 	/* VM_RAYQUERY: its index, or -1 until first used */
 	int rq_index;
+	/* an output kept in locals until the shader ends or emits a vertex:
+	 * `out` is the real output; which struct members were written */
+	struct spv_var *out;
+	uint64_t written;		/* member bits (bit 63: members 63 and up) */
+	bool written_all;
 };
 
 /* One step of an access path: a constant or a 32-bit value. */
@@ -311,6 +316,7 @@ struct spv {
 	unsigned num_modes;
 
 	bool has_physical;		/* PhysicalStorageBuffer addressing */
+	bool output_temps;		/* outputs live in locals (io.c) */
 	bool gl_spirv;			/* OpenGL-flavour SPIR-V */
 	uint32_t workgroup_size_id;	/* a constant decorated BuiltIn WorkgroupSize */
 
@@ -479,6 +485,14 @@ struct ssa_def *spv_array_length(struct spv *r, struct spv_ptr *p, uint32_t memb
 enum var_mode spv_io_mode(struct spv *r, struct spv_var *var);
 struct spv_val *spv_io_load(struct spv *r, struct spv_ptr *p);
 void spv_io_store(struct spv *r, struct spv_ptr *p, struct spv_val *v);
+/* Outputs as temporaries: whether this stage keeps them; make a variable
+ * one; note a store through a path; copy them to the real outputs (stream
+ * -1: all). */
+bool spv_io_outputs_as_temps(struct spv *r);
+void spv_io_make_temp(struct spv *r, struct spv_var *var);
+void spv_io_note_store(struct spv_ptr *p);
+void spv_io_find_output_writes(struct spv *r);
+void spv_io_copy_outputs(struct spv *r, int stream);
 struct ssa_def *spv_io_interp(struct spv *r, uint32_t inst, struct spv_ptr *p, struct ssa_def *arg);
 struct spv_val *spv_sysval_load(struct spv *r, struct spv_ptr *p);
 

@@ -66,6 +66,8 @@ static void struct_type(struct spv *r, uint32_t id)
 	for (unsigned i = 0; i < t->length; i++) {
 		struct spv_member *m = &t->members[i];
 		const struct spv_deco *off = spv_deco(r, id, (int)i, SpvDecorationOffset);
+		if (spv_word(r, 2 + i) == id)
+			spv_fail(r, "struct %%%u contains itself", id);
 		m->type = spv_get_type(r, spv_word(r, 2 + i));
 		if (m->type->kind == T_VOID || m->type->kind == T_FUNCTION)
 			spv_fail(r, "member %u of a struct is %s", i, spv_type_str(r, m->type));
@@ -92,6 +94,8 @@ static void image_type(struct spv *r, uint32_t id)
 
 static void array_type(struct spv *r, uint32_t id, bool runtime)
 {
+	if (spv_word(r, 2) == id)
+		spv_fail(r, "array %%%u contains itself", id);
 	struct spv_type *t = new_type(r, runtime ? T_RUNTIME_ARRAY : T_ARRAY, id);
 	t->elem = spv_get_type(r, spv_word(r, 2));
 	if (t->elem->kind == T_VOID || t->elem->kind == T_FUNCTION || t->elem->kind == T_RUNTIME_ARRAY)
