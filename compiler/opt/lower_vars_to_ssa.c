@@ -7,8 +7,12 @@
  * constant element offset; each of its elements is then a variable of its
  * own.  A local indexed by a value (`a[i]`) stays a local, whole.  A store
  * with a partial write mask merges with the value before it; a load before
- * any store reads `undef`.  Phis no load needs are removed, and promoted
- * locals vanish from the declarations (the others are renumbered).
+ * any store reads `undef`.  An access at a constant element past the end
+ * (dead or undefined code that constant folding made plain) neither stops
+ * promotion nor names a variable: the load reads `undef`, the store is
+ * dropped, as Mesa's vars_to_ssa does with nir_deref_instr_is_known_out_of_bounds.
+ * Phis no load needs are removed, and promoted locals vanish from the
+ * declarations (the others are renumbered).
  *
  *	@store_local %x, %c0 local=0 base=1 write_mask=x
  *	32 %y = @load_local %c0 local=0 base=1        →  uses of %y read %x
@@ -54,13 +58,24 @@ static struct src *offset_src(struct intrinsic_instr *intr)
 	return &intr->src[intr->op == INTR_load_local ? 0 : 1];
 }
 
+/* The element a constant-offset access names (maybe past the end). */
+static uint64_t elem_of(struct intrinsic_instr *intr)
+{
+	return (uint64_t)intrinsic_get(intr, INTR_IDX_base) +
+	       ssa_def_as_const(offset_src(intr)->ssa)->value[0];
+}
+
+static bool out_of_bounds(struct vars *v, struct intrinsic_instr *intr)
+{
+	unsigned local = (unsigned)intrinsic_get(intr, INTR_IDX_local);
+	return elem_of(intr) >= v->s->locals[local]->num_elements;
+}
+
 /* The variable an access to a promoted local names. */
 static unsigned var_of(struct vars *v, struct intrinsic_instr *intr)
 {
 	unsigned local = (unsigned)intrinsic_get(intr, INTR_IDX_local);
-	uint64_t elem = (uint64_t)intrinsic_get(intr, INTR_IDX_base) +
-			ssa_def_as_const(offset_src(intr)->ssa)->value[0];
-	return v->first[local] + (unsigned)elem;
+	return v->first[local] + (unsigned)elem_of(intr);
 }
 
 static bool promoted(struct vars *v, struct intrinsic_instr *intr)
@@ -80,11 +95,8 @@ static bool find_direct(struct vars *v)
 			if (!is_local_access(i))
 				continue;
 			struct intrinsic_instr *intr = instr_as_intrinsic(i);
-			struct load_const_instr *lc = ssa_def_as_const(offset_src(intr)->ssa);
 			unsigned local = (unsigned)intrinsic_get(intr, INTR_IDX_local);
-			const struct local_decl *d = v->s->locals[local];
-			if (!lc || lc->value[0] + (uint64_t)intrinsic_get(intr, INTR_IDX_base) >=
-			    d->num_elements)
+			if (!ssa_def_as_const(offset_src(intr)->ssa))
 				v->direct[local] = false;
 		}
 	}
@@ -153,7 +165,7 @@ static void place_phis(struct vars *v)
 	foreach_block(b, fn) {
 		foreach_instr(i, b) {
 			if (!is_local_access(i) || instr_as_intrinsic(i)->op != INTR_store_local ||
-			    !promoted(v, instr_as_intrinsic(i)))
+			    !promoted(v, instr_as_intrinsic(i)) || out_of_bounds(v, instr_as_intrinsic(i)))
 				continue;
 			unsigned var = var_of(v, instr_as_intrinsic(i));
 			if (num_defs[var] && def_blocks[var][num_defs[var] - 1] == b->index)
@@ -275,6 +287,16 @@ static void rename_block(struct vars *v, struct rename *rn, struct block *b)
 		if (!is_local_access(i) || !promoted(v, instr_as_intrinsic(i)))
 			continue;
 		struct intrinsic_instr *intr = instr_as_intrinsic(i);
+		if (out_of_bounds(v, intr)) {
+			if (intr->op == INTR_load_local) {
+				struct builder bld;
+				builder_init(&bld, v->s, cursor_before_instr(i));
+				ssa_def_rewrite_uses(&intr->def, b_undef(&bld, intr->def.num_components,
+									 intr->def.bit_size));
+			}
+			instr_remove(i);
+			continue;
+		}
 		unsigned var = var_of(v, intr);
 		if (intr->op == INTR_load_local) {
 			ssa_def_rewrite_uses(&intr->def, current(v, var));
