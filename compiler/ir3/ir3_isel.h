@@ -56,6 +56,7 @@ struct isel {
 	struct ir3_register **input_vals;	/* by input decl × 4 components */
 	struct ir3_register *sysvals[INTR_COUNT][4];
 	unsigned *inloc;		/* FS: the varying location of input decl × 4 */
+	unsigned *input_mask;		/* by input decl: the components load_input reads */
 
 	/* outputs: the value last stored, by output decl × 4 components */
 	struct ir3_register **output_vals;

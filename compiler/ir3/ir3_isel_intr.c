@@ -62,8 +62,7 @@ static void assign_inlocs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
 	c->inloc = arena_array(c->ir->arena, unsigned, n * 4 + 4);
-	unsigned *mask = calloc(n + 1, sizeof(unsigned));
-	inputs_read(c, mask);
+	unsigned *mask = c->input_mask;
 	struct io_decl **order = malloc(sizeof(*order) * (n + 1));
 	for (unsigned k = 0; k < n; k++)
 		order[k] = c->s->inputs[k];
@@ -85,7 +84,6 @@ static void assign_inlocs(struct isel *c)
 			next++;
 	}
 	free(order);
-	free(mask);
 }
 
 void isel_setup_inputs(struct isel *c)
@@ -93,6 +91,9 @@ void isel_setup_inputs(struct isel *c)
 	unsigned n = c->s->num_inputs;
 	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, n * 4 + 4);
 	c->output_vals = arena_array(c->ir->arena, struct ir3_register *, c->s->num_outputs * 4 + 4);
+	c->input_mask = arena_array(c->ir->arena, unsigned, n + 1);
+	memset(c->input_mask, 0, sizeof(unsigned) * (n + 1));
+	inputs_read(c, c->input_mask);
 	if (c->s->stage == STAGE_FRAGMENT)
 		assign_inlocs(c);
 }
@@ -120,15 +121,21 @@ static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned com
 	return *slot;
 }
 
-/* One meta input per component (Mesa's create_input per index): the
- * backend keeps scalar inputs leading the first block. */
+/* One vector meta input per input slot, as wide as the components the
+ * shader reads (Mesa's setup_input: compmask = BITFIELD_MASK(ncomp + frac),
+ * widened when another load reads more), split per component. */
 static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned comp)
 {
 	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
 	if (!*slot) {
 		const struct io_decl *d = c->s->inputs[base];
 		struct ir3_builder top = isel_top(c);
-		*slot = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0, 1, false);
+		unsigned width = 32 - (unsigned)__builtin_clz(c->input_mask[base] | 1);
+		struct ir3_register *vec = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0,
+						       width, false);
+		top = isel_top(c);
+		for (unsigned k = 0; k < width; k++)
+			c->input_vals[base * 4 + k] = width == 1 ? vec : ir3_b_split(&top, vec, k);
 	}
 	return *slot;
 }
@@ -209,13 +216,17 @@ void isel_emit_end(struct isel *c)
 /* ------------------------------------------------------------------ */
 /* system values */
 
+/* A system value in registers: one vector meta input of `ncomp`
+ * components, split (Mesa's create_sysval_input with its compmask). */
 static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsigned ncomp,
 					 unsigned flags, unsigned comp)
 {
-	(void)ncomp;
 	if (!c->sysvals[op][comp]) {
 		struct ir3_builder top = isel_top(c);
-		c->sysvals[op][comp] = ir3_b_input(&top, flags, 1, false);
+		struct ir3_register *vec = ir3_b_input(&top, flags, ncomp, false);
+		top = isel_top(c);
+		for (unsigned k = 0; k < ncomp; k++)
+			c->sysvals[op][k] = ncomp == 1 ? vec : ir3_b_split(&top, vec, k);
 	}
 	return c->sysvals[op][comp];
 }

@@ -2,8 +2,10 @@
  * Pre-RA list scheduler, one block at a time over a dependency DAG, with
  * Mesa's ir3_sched.c policy (targets.md §2.2 step 9):
  *
- *  1. Meta instructions other than collect go first (inputs, splits: a
- *     split lets RA reuse the vector's registers as soon as possible).
+ *  0. Phis and inputs lead the block, in their order, outside the DAG
+ *     (Mesa schedules every meta:input first).
+ *  1. Meta instructions other than collect go first (splits: a split lets
+ *     RA reuse the vector's registers as soon as possible).
  *  2. Otherwise prefer an instruction that frees registers, then one that
  *     leaves the pressure unchanged (Goodman/Hsu "CSR"); among those the
  *     ready one (no nop needed) first, then the longest critical path.
@@ -77,7 +79,8 @@ static struct sched_node *node_of(const struct ir3_instruction *i)
 
 static bool in_block(struct sched_ctx *c, const struct ir3_instruction *i)
 {
-	return i && i->block == c->block && i->data && i->opc != OPC_META_PHI;
+	return i && i->block == c->block && i->data && i->opc != OPC_META_PHI &&
+	       i->opc != OPC_META_INPUT;
 }
 
 static void add_edge(struct sched_node *from, struct sched_node *to, unsigned delay)
@@ -241,7 +244,7 @@ static void build_dag(struct sched_ctx *c)
 	foreach_instr(i, c->block)
 		i->data = NULL;
 	foreach_instr(i, c->block)
-		if (i->opc != OPC_META_PHI)
+		if (i->opc != OPC_META_PHI && i->opc != OPC_META_INPUT)
 			new_node(c, i);
 	for (size_t k = 0; k < c->nodes.len; k++) {
 		struct sched_node *n = c->nodes.data[k];
@@ -591,13 +594,13 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	count_uses(c);
 	build_dag(c);
 
-	/* phis stay in front: move the rest out and append them as chosen */
-	struct ir3_instruction *keep = b->first;
-	while (keep && keep->opc == OPC_META_PHI)
-		keep = keep->next;
-	for (struct ir3_instruction *i = keep, *next; i; i = next) {
+	/* phis, then inputs, stay in front (Mesa's sched_block schedules every
+	 * meta:input before the DAG): move the rest out and append them as
+	 * chosen */
+	for (struct ir3_instruction *i = b->first, *next; i; i = next) {
 		next = i->next;
-		ir3_instr_remove(i);
+		if (i->opc != OPC_META_PHI && i->opc != OPC_META_INPUT)
+			ir3_instr_remove(i);
 	}
 
 	size_t done = 0;
