@@ -39,7 +39,7 @@ struct ir3_info {
 	unsigned max_const_safe;
 	unsigned constlen_align;	/* 1 (a3xx) or 4 */
 	unsigned fs_min_constlen;	/* a725/a730/a735/a740 quirk: 4 */
-	unsigned vs_min_constlen;	/* a6xx+ VS: 8 ([new] Mesa) */
+	unsigned vs_min_constlen;	/* [new] Mesa: 8 on a6xx+; 0 here (24.3, target.c) */
 
 	unsigned cs_shared_mem_size;	/* bytes of local memory */
 	unsigned num_predicates;
