@@ -5,25 +5,35 @@
  *  0. Phis and inputs lead the block, in their order, outside the DAG
  *     (Mesa schedules every meta:input first).
  *  1. Meta instructions other than collect go first (splits: a split lets
- *     RA reuse the vector's registers as soon as possible).
+ *     RA reuse the vector's registers as soon as possible), the longest
+ *     critical path first.
  *  2. Otherwise prefer an instruction that frees registers, then one that
  *     leaves the pressure unchanged (Goodman/Hsu "CSR"); among those the
  *     ready one (no nop needed) first, then the longest critical path.
- *     This first try defers instructions that would need an (ss)/(sy) while
- *     an SFU or texture result is still far from ready, and a ninth
- *     outstanding SFU or texture instruction.
  *  3. Only then an instruction that grows the pressure: ready ones first,
- *     then the longest critical path, then the smallest growth.
+ *     then the one whose nearest use comes first in the original order
+ *     (Mesa's nearest_use; an input's distance is halved, so bary.f and
+ *     flat.b come early and the varying storage is released sooner).
+ *  Steps 2 and 3 are tried first while deferring instructions that would
+ *  need an (ss)/(sy) while an SFU or texture result is still far from
+ *  ready, or a ninth outstanding SFU or texture instruction; step 3 first
+ *  leaves out outputs (values only `end` reads, and instructions no value
+ *  reads), then takes anything.
  *
  * Pressure is the number of components of values live in the block
- * (Mesa's live_effect).  Latency comes from ir3_delayslots (hard delays for
- * readiness, soft ones for the critical path).  a0.x holds one value at a
- * time and p0 `num_predicates` values: a writer waits until the registers
- * are free; when everything is blocked on them, the current value's writer
- * is cloned for its remaining users.  Texture and memory instructions wait
- * for pending kills they do not feed.  Phis stay at the top and the
- * terminator at the end.  False dependencies keep memory accesses of the
- * same kind, barriers and kills in order.
+ * (Mesa's live_effect); once one source of a collect is scheduled the
+ * others cost nothing (the vector is live), and until then the first one
+ * counts the whole vector.  Latency comes from ir3_delayslots: hard delays
+ * for readiness, soft ones for the critical path; edges from and to meta
+ * instructions have none, as in Mesa.  The cycle counter advances only on
+ * ALU and flow instructions.  a0.x holds one value at a time and p0
+ * `num_predicates` values: a writer waits until the registers are free;
+ * when everything is blocked on them, the current value's writer is cloned
+ * for its remaining users.  Texture and memory instructions wait for
+ * pending kills they do not feed; a kill waits for every varying fetch of
+ * its block (the hardware wants (ei) before the thread dies).  The
+ * terminator stays at the end.  False dependencies keep memory accesses of
+ * the same kind, barriers and kills in order.
  */
 #include "compiler/ir3/ir3_passes.h"
 #include "compiler/ir3/ir3_ra.h"
@@ -47,7 +57,10 @@ struct sched_node {
 	unsigned earliest;		/* first cycle it issues without nops */
 	unsigned order;			/* original position */
 	unsigned ss_index, sy_index;	/* when scheduled as a producer */
+	struct ir3_instruction *collect;/* a collect of this block reading it */
 	bool scheduled, kill_path;
+	bool partially_live;		/* a source of its collect is scheduled */
+	bool output;			/* only `end` reads it, or nothing does */
 	/* per choice, computed once */
 	int effect;
 	bool ok, defer;
@@ -67,7 +80,12 @@ struct sched_ctx {
 	unsigned ip;
 	unsigned ss_delay, sy_delay;
 	unsigned ss_index, sy_index, first_ss, first_sy;
-	unsigned kills, texs;		/* unscheduled kills, tex/mem */
+	unsigned kills, texs;		/* unscheduled kills, (sy) producers */
+	unsigned inputs;		/* unscheduled varying fetches */
+	/* every value's readers, over the whole program (nearest_use) */
+	unsigned *use_start;		/* by name: first entry in use_list */
+	struct ir3_instruction **use_list;
+	unsigned use_names;
 	struct ir3_register *addr;	/* the value in a0.x */
 	unsigned live_preds;
 };
@@ -97,10 +115,11 @@ static void add_edge(struct sched_node *from, struct sched_node *to, unsigned de
 	to->npreds++;
 }
 
-/* Dependencies of source `n` of `i` on instructions of this block: through
- * meta instructions to the real producers, whose latency is what counts. */
-static void add_src_deps(struct sched_ctx *c, struct sched_node *n, struct ir3_instruction *src,
-			 unsigned srcn, unsigned depth)
+/* The dependency of `n` on the producer of its source `srcn` (Mesa's
+ * sched_node_add_dep: meta instructions are producers like any other, with
+ * no delay). */
+static void add_src_dep(struct sched_ctx *c, struct sched_node *n, struct ir3_instruction *src,
+			unsigned srcn)
 {
 	if (!in_block(c, src))
 		return;
@@ -109,10 +128,8 @@ static void add_src_deps(struct sched_ctx *c, struct sched_node *n, struct ir3_i
 	add_edge(node_of(src), n, hard);
 	if (soft > n->delay)
 		n->delay = soft;
-	if (ir3_is_meta(src) && depth < 4)
-		for (unsigned k = 0; k < src->nsrc; k++)
-			if (src->srcs[k]->def)
-				add_src_deps(c, n, src->srcs[k]->def->instr, srcn, depth + 1);
+	if (n->instr->opc == OPC_META_COLLECT)
+		node_of(src)->collect = n->instr;
 }
 
 enum mem_kind { MEM_LOCAL, MEM_GLOBAL, MEM_PRIVATE, MEM_CONST, MEM_KINDS };
@@ -207,6 +224,27 @@ static void mark_kill_path(struct sched_node *n)
 	}
 }
 
+/* Only `end`/`chmask` read its values (through collects), or nothing
+ * does: Mesa's is_output_only, which such instructions leave for last. */
+static bool is_output_only(struct sched_ctx *c, const struct ir3_instruction *i)
+{
+	for (unsigned k = 0; k < i->ndst; k++) {
+		unsigned name = i->dsts[k]->name;
+		if (name >= c->use_names)
+			return false;
+		for (unsigned u = c->use_start[name]; u < c->use_start[name + 1]; u++) {
+			const struct ir3_instruction *col = c->use_list[u];
+			if (col->opc != OPC_META_COLLECT)
+				return false;
+			unsigned cn = col->dsts[0]->name;
+			for (unsigned v = c->use_start[cn]; v < c->use_start[cn + 1]; v++)
+				if (c->use_list[v]->opc != OPC_END && c->use_list[v]->opc != OPC_CHMASK)
+					return false;
+		}
+	}
+	return true;
+}
+
 static void use(struct sched_ctx *c, unsigned name)
 {
 	if (!c->uses[name]++)
@@ -251,7 +289,7 @@ static void build_dag(struct sched_ctx *c)
 		struct ir3_instruction *i = n->instr;
 		for (unsigned s = 0; s < i->nsrc; s++)
 			if (i->srcs[s]->def)
-				add_src_deps(c, n, i->srcs[s]->def->instr, s, 0);
+				add_src_dep(c, n, i->srcs[s]->def->instr, s);
 		if (i->address && in_block(c, i->address))
 			add_edge(node_of(i->address), n, ir3_delayslots(c->t, i->address, i, 0, false));
 	}
@@ -275,13 +313,15 @@ static void build_dag(struct sched_ctx *c)
 		n->max_delay = m + n->delay;
 	}
 	for (size_t k = 0; k < c->nodes.len; k++) {
-		struct ir3_instruction *i = c->nodes.data[k]->instr;
-		if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE) {
-			mark_kill_path(c->nodes.data[k]);
-			c->kills++;
-		}
-		if (ir3_is_tex(i) || ir3_is_mem(i))
-			c->texs++;
+		struct sched_node *n = c->nodes.data[k];
+		struct ir3_instruction *i = n->instr;
+		/* every varying fetch comes before a kill: both are prioritised */
+		if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE || ir3_is_input(i))
+			mark_kill_path(n);
+		c->kills += i->opc == OPC_KILL || i->opc == OPC_DEMOTE;
+		c->inputs += ir3_is_input(i);
+		c->texs += ir3_is_sy_producer(i);
+		n->output = is_output_only(c, i);
 	}
 }
 
@@ -293,13 +333,26 @@ static unsigned dst_comps(const struct ir3_register *r)
 	return ir3_ra_def(r) ? ir3_reg_elems(r) : 0;
 }
 
-static int live_effect(struct sched_ctx *c, struct ir3_instruction *i)
+/* Components the instruction's values take (Mesa's new_regs). */
+static unsigned new_regs(const struct ir3_instruction *i)
 {
-	int new_live = 0, freed = 0;
-	if (i->opc != OPC_META_SPLIT)
-		for (unsigned k = 0; k < i->ndst; k++)
-			if (c->uses[i->dsts[k]->name])
-				new_live += (int)dst_comps(i->dsts[k]);
+	unsigned n = 0;
+	for (unsigned k = 0; k < i->ndst; k++)
+		n += dst_comps(i->dsts[k]);
+	return n;
+}
+
+static int live_effect(struct sched_ctx *c, struct sched_node *n)
+{
+	struct ir3_instruction *i = n->instr;
+	bool used = false;
+	for (unsigned k = 0; k < i->ndst; k++)
+		used |= c->uses[i->dsts[k]->name] != 0;
+	int new_live = n->partially_live || !used ? 0 : (int)new_regs(i);
+	/* the first source of a collect makes the whole vector live */
+	if (n->collect)
+		new_live *= (int)n->collect->nsrc;
+	int freed = 0;
 	for (unsigned k = 0; k < i->nsrc; k++) {
 		struct ir3_register *d = i->srcs[k]->def;
 		if (!d || d->instr->block != c->block || !ir3_ra_def(d))
@@ -308,23 +361,32 @@ static int live_effect(struct sched_ctx *c, struct ir3_instruction *i)
 		for (unsigned m = 0; m < k; m++)
 			dup |= i->srcs[m]->def == d;
 		if (!dup && c->uses[d->name] == 1)
-			freed += (int)dst_comps(d);
+			freed += (int)new_regs(d->instr);
 	}
 	return new_live - freed;
 }
 
+/* Does `i` read, directly or through splits and collects, an (ss) / (sy)
+ * producer's result not yet waited for?  A producer in another block
+ * counts as outstanding (Mesa's is_outstanding_ss/sy). */
 static bool reads_outstanding(struct sched_ctx *c, struct ir3_instruction *i, bool ss)
 {
 	for (unsigned k = 0; k < i->nsrc; k++) {
 		struct ir3_register *d = i->srcs[k]->def;
-		if (!d || d->instr->block != c->block || !d->instr->data)
+		if (!d)
 			continue;
-		struct sched_node *p = d->instr->data;
-		if (!p->scheduled)
+		struct ir3_instruction *p = d->instr;
+		if (p->opc == OPC_META_SPLIT || p->opc == OPC_META_COLLECT) {
+			if (reads_outstanding(c, p, ss))
+				return true;
 			continue;
-		if (ss && ir3_is_ss_producer(d->instr) && p->ss_index >= c->first_ss)
+		}
+		if (ss ? !ir3_is_ss_producer(p) : !ir3_is_sy_producer(p))
+			continue;
+		if (p->block != c->block)
 			return true;
-		if (!ss && ir3_is_sy_producer(d->instr) && p->sy_index >= c->first_sy)
+		struct sched_node *pn = p->data;
+		if (pn && (ss ? pn->ss_index >= c->first_ss : pn->sy_index >= c->first_sy))
 			return true;
 	}
 	return false;
@@ -355,6 +417,8 @@ static bool eligible(struct sched_ctx *c, struct sched_node *n)
 		return false;
 	if (c->kills && (ir3_is_tex(i) || ir3_is_mem(i)) && !n->kill_path)
 		return false;
+	if ((i->opc == OPC_KILL || i->opc == OPC_DEMOTE) && c->inputs)
+		return false;
 	return true;
 }
 
@@ -363,57 +427,96 @@ static bool is_ready(struct sched_ctx *c, struct sched_node *n)
 	return n->earliest <= c->ip;
 }
 
-/* The cascade of the header comment; NULL when nothing is eligible. */
-static struct sched_node *choose(struct sched_ctx *c)
+/* Whether a reader of a value still waits: later in this block, or in a
+ * later block (earlier blocks are scheduled). */
+static bool use_pending(struct sched_ctx *c, const struct ir3_instruction *u)
+{
+	if (u->block == c->block)
+		return u->data && !node_of(u)->scheduled;
+	return u->block->index > c->block->index;
+}
+
+/* Mesa's nearest_use: the original position of the first reader still to
+ * come; halved for inputs, which we want early. */
+static unsigned nearest_use(struct sched_ctx *c, struct sched_node *n)
+{
+	unsigned nearest = ~0u;
+	struct ir3_instruction *i = n->instr;
+	for (unsigned k = 0; k < i->ndst; k++) {
+		unsigned name = i->dsts[k]->name;
+		if (name >= c->use_names)
+			continue;	/* a clone made by rematerialize() */
+		for (unsigned u = c->use_start[name]; u < c->use_start[name + 1]; u++)
+			if (use_pending(c, c->use_list[u]) && c->use_list[u]->ip < nearest)
+				nearest = c->use_list[u]->ip;
+	}
+	if (ir3_is_input(i))
+		nearest /= 2;
+	return nearest;
+}
+
+/* Mesa's choose_instr_dec: CSR, pressure-freeing or neutral only. */
+static struct sched_node *choose_dec(struct sched_ctx *c, bool defer)
 {
 	struct sched_node *best = NULL;
 	int best_rank = -1;
-
 	for (size_t k = 0; k < c->ready.len; k++) {
 		struct sched_node *n = c->ready.data[k];
-		n->ok = eligible(c, n);
-		if (n->ok) {
-			n->effect = live_effect(c, n->instr);
-			n->defer = should_defer(c, n->instr);
-		}
-	}
-	for (int pass = 0; pass < 5 && !best; pass++) {
-		for (size_t k = 0; k < c->ready.len; k++) {
-			struct sched_node *n = c->ready.data[k];
-			struct ir3_instruction *i = n->instr;
-			if (!n->ok)
-				continue;
-			bool meta = ir3_is_meta(i) && i->opc != OPC_META_COLLECT;
-			int rank;
-			if (pass == 0) {
-				if (!meta)
-					continue;
-				rank = 0;
-			} else if (pass <= 2) {
-				if ((pass == 1 && n->defer) || n->effect > 0)
-					continue;
-				rank = (n->effect < 0 ? 2 : 0) + is_ready(c, n);
-			} else {
-				if (pass == 3 && n->defer)
-					continue;
-				rank = is_ready(c, n);
-			}
-			bool better = rank > best_rank;
-			if (!better && rank == best_rank) {
-				if (n->max_delay != best->max_delay)
-					better = n->max_delay > best->max_delay;
-				else if (pass >= 3 && n->effect != best->effect)
-					better = n->effect < best->effect;
-				else
-					better = n->order < best->order;
-			}
-			if (better) {
-				best = n;
-				best_rank = rank;
-			}
+		if (!n->ok || n->effect > 0 || (defer && n->defer))
+			continue;
+		int rank = (n->effect < 0 ? 2 : 0) + is_ready(c, n);
+		if (!best || rank > best_rank ||
+		    (rank == best_rank && n->max_delay > best->max_delay)) {
+			best = n;
+			best_rank = rank;
 		}
 	}
 	return best;
+}
+
+/* Mesa's choose_instr_inc: the least bad pressure-increasing choice. */
+static struct sched_node *choose_inc(struct sched_ctx *c, bool defer, bool avoid_output)
+{
+	struct sched_node *best = NULL;
+	int best_rank = -1;
+	unsigned best_dist = 0;
+	for (size_t k = 0; k < c->ready.len; k++) {
+		struct sched_node *n = c->ready.data[k];
+		if (!n->ok || (defer && n->defer) || (avoid_output && n->output))
+			continue;
+		int rank = is_ready(c, n);
+		unsigned dist = nearest_use(c, n);
+		if (!best || rank > best_rank || (rank == best_rank && dist < best_dist)) {
+			best = n;
+			best_rank = rank;
+			best_dist = dist;
+		}
+	}
+	return best;
+}
+
+/* The cascade of the header comment (Mesa's choose_instr); NULL when
+ * nothing is eligible. */
+static struct sched_node *choose(struct sched_ctx *c)
+{
+	struct sched_node *best = NULL;
+	for (size_t k = 0; k < c->ready.len; k++) {
+		struct sched_node *n = c->ready.data[k];
+		n->ok = eligible(c, n);
+		if (!n->ok)
+			continue;
+		n->effect = live_effect(c, n);
+		n->defer = should_defer(c, n->instr);
+		if (ir3_is_meta(n->instr) && n->instr->opc != OPC_META_COLLECT &&
+		    (!best || n->max_delay > best->max_delay))
+			best = n;
+	}
+	if (best)
+		return best;
+	if ((best = choose_dec(c, true)) || (best = choose_inc(c, true, true)) ||
+	    (best = choose_dec(c, false)) || (best = choose_inc(c, false, true)))
+		return best;
+	return choose_inc(c, false, false);
 }
 
 static void rebuild_ready(struct sched_ctx *c)
@@ -506,42 +609,66 @@ static bool break_deadlock(struct sched_ctx *c)
 
 /* ------------------------------------------------------------------ */
 
-static void schedule(struct sched_ctx *c, struct sched_node *n)
+/* Cycles an instruction costs the soft (ss)/(sy) delays (Mesa's
+ * cycle_count: a collect costs the movs of its immediates and consts). */
+static unsigned cycle_count(const struct ir3_instruction *i)
+{
+	if (i->opc == OPC_META_COLLECT) {
+		unsigned n = 0;
+		for (unsigned k = 0; k < i->nsrc; k++)
+			n += (i->srcs[k]->flags & (IR3_REG_IMMED | IR3_REG_CONST)) != 0;
+		return n;
+	}
+	return ir3_is_meta(i) ? 0 : 1;
+}
+
+static void update_sync(struct sched_ctx *c, struct sched_node *n)
 {
 	struct ir3_instruction *i = n->instr;
-	bool meta = ir3_is_meta(i);
-	unsigned issue = c->ip;
-	if (!meta && n->earliest > issue)
-		issue = n->earliest;
-	unsigned cycles = meta ? 0 : 1 + i->repeat;
-
-	n->scheduled = true;
-	ir3_instr_append(c->block, i);
-
-	if (reads_outstanding(c, i, true)) {
-		c->first_ss = c->ss_index;
-		c->ss_delay = 0;
-	}
-	if (reads_outstanding(c, i, false)) {
-		c->first_sy = c->sy_index;
-		c->sy_delay = 0;
-	}
+	unsigned cycles = cycle_count(i);
 	if (ir3_is_ss_producer(i)) {
-		n->ss_index = c->ss_index++;
 		c->ss_delay = ir3_soft_ss_delay(i);
+		n->ss_index = c->ss_index++;
+	} else if (!ir3_is_meta(i) && reads_outstanding(c, i, true)) {
+		c->ss_delay = 0;
+		c->first_ss = c->ss_index;
 	} else {
 		c->ss_delay -= c->ss_delay < cycles ? c->ss_delay : cycles;
 	}
 	if (ir3_is_sy_producer(i)) {
-		n->sy_index = c->sy_index++;
 		c->sy_delay = ir3_soft_sy_delay(i, c->ir->stage);
+		c->texs--;
+		n->sy_index = c->sy_index++;
+	} else if (!ir3_is_meta(i) && reads_outstanding(c, i, false)) {
+		c->sy_delay = 0;
+		c->first_sy = c->sy_index;
 	} else {
 		c->sy_delay -= c->sy_delay < cycles ? c->sy_delay : cycles;
 	}
+}
+
+static void schedule(struct sched_ctx *c, struct sched_node *n)
+{
+	struct ir3_instruction *i = n->instr;
+
+	n->scheduled = true;
+	ir3_instr_append(c->block, i);
+	if (n->collect)
+		for (unsigned k = 0; k < n->collect->nsrc; k++) {
+			struct ir3_register *d = n->collect->srcs[k]->def;
+			if (d && in_block(c, d->instr))
+				node_of(d->instr)->partially_live = true;
+		}
+
+	/* nops up to `earliest`, then the cycles of an ALU or flow instruction
+	 * (Mesa's counts_for_delay) */
+	unsigned cycles = ir3_is_alu(i) || ir3_is_flow(i) ? 1 + i->repeat : 0;
+	c->ip = (n->earliest > c->ip ? n->earliest : c->ip) + cycles;
+	update_sync(c, n);
 	if (i->opc == OPC_KILL || i->opc == OPC_DEMOTE)
 		c->kills--;
-	if (ir3_is_tex(i) || ir3_is_mem(i))
-		c->texs--;
+	if (ir3_is_input(i))
+		c->inputs--;
 
 	for (unsigned k = 0; k < i->nsrc; k++) {
 		struct ir3_register *d = i->srcs[k]->def;
@@ -564,15 +691,12 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 		}
 	for (size_t e = 0; e < n->succs.len; e++) {
 		struct sched_node *s = n->succs.data[e].to;
-		unsigned ready = issue + cycles + n->succs.data[e].delay;
-		if (meta)
-			ready = n->earliest > issue ? n->earliest : issue;
+		unsigned ready = c->ip + n->succs.data[e].delay;
 		if (ready > s->earliest)
 			s->earliest = ready;
 		if (--s->npreds == 0)
 			array_push(&c->ready, s);
 	}
-	c->ip = issue + cycles;
 }
 
 static void sched_block(struct sched_ctx *c, struct ir3_block *b)
@@ -581,7 +705,7 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	c->ip = 0;
 	c->ss_delay = c->sy_delay = 0;
 	c->ss_index = c->sy_index = c->first_ss = c->first_sy = 0;
-	c->kills = c->texs = 0;
+	c->kills = c->texs = c->inputs = 0;
 	c->addr = NULL;
 	c->live_preds = 0;
 	for (size_t k = 0; k < c->touched.len; k++)
@@ -622,11 +746,44 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	}
 }
 
+/* Number every instruction in program order (`ip`, Mesa's
+ * ir3_count_instructions_sched) and list every value's readers. */
+static void find_uses(struct sched_ctx *c)
+{
+	unsigned ip = 0, n = c->ir->ndefs;
+	c->use_names = n;
+	c->use_start = arena_array(c->a, unsigned, n + 2);
+	memset(c->use_start, 0, sizeof(unsigned) * (n + 2));
+	foreach_block(b, c->ir)
+		foreach_instr(i, b) {
+			i->ip = ip++;
+			for (unsigned k = 0; k < i->nsrc; k++)
+				if (i->srcs[k]->def && i->srcs[k]->def->name < n)
+					c->use_start[i->srcs[k]->def->name + 2]++;
+			if (i->address)
+				c->use_start[i->address->dsts[0]->name + 2]++;
+		}
+	for (unsigned k = 2; k < n + 2; k++)
+		c->use_start[k] += c->use_start[k - 1];
+	c->use_list = arena_array(c->a, struct ir3_instruction *, c->use_start[n + 1] + 1);
+	/* use_start[name + 1] is the fill position of `name` while filling */
+	foreach_block(b, c->ir)
+		foreach_instr(i, b) {
+			for (unsigned k = 0; k < i->nsrc; k++)
+				if (i->srcs[k]->def && i->srcs[k]->def->name < n)
+					c->use_list[c->use_start[i->srcs[k]->def->name + 1]++] = i;
+			if (i->address)
+				c->use_list[c->use_start[i->address->dsts[0]->name + 1]++] = i;
+		}
+}
+
 bool ir3_sched(struct ir3 *ir)
 {
 	struct arena a = ARENA_INIT;
 	struct sched_ctx c = { .ir = ir, .t = ir->target, .a = &a };
 	c.live = ir3_calc_liveness(ir, &a);
+	ir3_index_blocks(ir);
+	find_uses(&c);
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			i->data = NULL;
