@@ -258,7 +258,7 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addf(sb, ", l[%d], %d", imm_or_zero(i, 0), imm_or_zero(i, 1));
 		return;
 	case OPC_LDC:
-		strbuf_addf(sb, "ldc.offset0.%u.imm", i->ndst ? ir3_reg_elems(i->dsts[0]) : 1);
+		strbuf_addf(sb, "ldc.offset%d.%u.imm", i->off, i->ndst ? ir3_reg_elems(i->dsts[0]) : 1);
 		operands(sb, i, 0);
 		return;
 	case OPC_STC: case OPC_STSC:

@@ -344,15 +344,23 @@ static void emit_ldc(struct isel *c, struct intrinsic_instr *intr, struct ir3_re
 		return;
 	}
 	unsigned first = (align_off % 16) / 4;
-	struct ir3_register *o = isel_get(c, intr->src[1].ssa)[0];
-	struct ir3_register *vec4 = ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 4, false));
+	uint32_t co;
+	struct ir3_register *vec4;
+	if (isel_src_const(&intr->src[1], 0, &co)) {
+		vec4 = isel_imm(c, co >> 4, false);	/* folded, as NIR's ushr of a constant */
+	} else {
+		struct ir3_register *o = isel_get(c, intr->src[1].ssa)[0];
+		vec4 = ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 4, false));
+	}
 	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_LDC, 1, 2);
 	i->type = TYPE_U32;
-	struct ir3_register *dst = ir3_dst_create(i, 0, first + ncomp);
+	/* ldc.offset<first>.<ncomp>: the components from `first` of the vec4 */
+	i->off = (int)first;
+	struct ir3_register *dst = ir3_dst_create(i, 0, ncomp);
 	ir3_src_ssa(i, vec4, 0);
 	ir3_src_ssa(i, ubo, 0);
 	for (unsigned k = 0; k < ncomp; k++)
-		d[k] = ir3_b_split(&c->b, dst, first + k);
+		d[k] = ncomp == 1 ? dst : ir3_b_split(&c->b, dst, k);
 }
 
 /* a3xx–a5xx: ldg from the UBO's address, read from the const file. */

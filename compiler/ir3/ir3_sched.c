@@ -38,6 +38,7 @@
 #include "compiler/ir3/ir3_passes.h"
 #include "compiler/ir3/ir3_ra.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "compiler/util/array.h"
@@ -61,9 +62,27 @@ struct sched_node {
 	bool scheduled, kill_path;
 	bool partially_live;		/* a source of its collect is scheduled */
 	bool output;			/* only `end` reads it, or nothing does */
+	unsigned props;			/* SN_*: what the instruction is, computed once */
+	/* caches for choose(): what can only change when marked */
+	bool effect_valid, sync_valid, dist_valid;
+	int ss_src, sy_src;		/* highest (ss)/(sy) index read, -1 none, INT_MAX
+					   for a producer in another block */
+	unsigned dist;			/* nearest_use() */
 	/* per choice, computed once */
 	int effect;
 	bool ok, defer;
+};
+
+enum {
+	SN_ADDR = 1 << 0,		/* writes a0.x */
+	SN_PRED = 1 << 1,		/* writes p0 */
+	SN_TEXMEM = 1 << 2,		/* cat5/cat6 */
+	SN_KILL = 1 << 3,		/* kill, demote */
+	SN_INPUT = 1 << 4,		/* varying fetch */
+	SN_SS = 1 << 5,			/* (ss) producer */
+	SN_SY = 1 << 6,			/* (sy) producer */
+	SN_REL = 1 << 7,		/* reads a0.x */
+	SN_PRIO = 1 << 8,		/* meta but collect: scheduled first */
 };
 
 struct sched_ctx {
@@ -271,6 +290,12 @@ static struct sched_node *new_node(struct sched_ctx *c, struct ir3_instruction *
 	struct sched_node *n = arena_new(c->a, struct sched_node);
 	n->instr = i;
 	n->order = (unsigned)c->nodes.len;
+	n->props = (ir3_writes_addr(i) ? SN_ADDR : 0) | (ir3_writes_pred(i) ? SN_PRED : 0) |
+		   (ir3_is_tex(i) || ir3_is_mem(i) ? SN_TEXMEM : 0) |
+		   (i->opc == OPC_KILL || i->opc == OPC_DEMOTE ? SN_KILL : 0) |
+		   (ir3_is_input(i) ? SN_INPUT : 0) | (ir3_is_ss_producer(i) ? SN_SS : 0) |
+		   (ir3_is_sy_producer(i) ? SN_SY : 0) | (i->address ? SN_REL : 0) |
+		   (ir3_is_meta(i) && i->opc != OPC_META_COLLECT ? SN_PRIO : 0);
 	i->data = n;
 	array_push(&c->nodes, n);
 	return n;
@@ -392,15 +417,46 @@ static bool reads_outstanding(struct sched_ctx *c, struct ir3_instruction *i, bo
 	return false;
 }
 
-static bool should_defer(struct sched_ctx *c, struct ir3_instruction *i)
+/* What a ready node reads that may need a sync: the highest (ss) and (sy)
+ * indices among its producers (all scheduled, as it is ready), seen
+ * through splits and collects. */
+static void sync_srcs(struct sched_ctx *c, struct ir3_instruction *i, int *ss, int *sy)
 {
-	if (c->ss_delay && reads_outstanding(c, i, true))
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		struct ir3_register *d = i->srcs[k]->def;
+		if (!d)
+			continue;
+		struct ir3_instruction *p = d->instr;
+		if (p->opc == OPC_META_SPLIT || p->opc == OPC_META_COLLECT) {
+			sync_srcs(c, p, ss, sy);
+			continue;
+		}
+		bool is_ss = ir3_is_ss_producer(p), is_sy = ir3_is_sy_producer(p);
+		if (!is_ss && !is_sy)
+			continue;
+		struct sched_node *pn = p->block == c->block ? p->data : NULL;
+		int idx = p->block != c->block ? INT_MAX : pn ? (int)(is_ss ? pn->ss_index : pn->sy_index) : -1;
+		if (is_ss && idx > *ss)
+			*ss = idx;
+		if (is_sy && idx > *sy)
+			*sy = idx;
+	}
+}
+
+static bool should_defer(struct sched_ctx *c, struct sched_node *n)
+{
+	if (!n->sync_valid) {
+		n->ss_src = n->sy_src = -1;
+		sync_srcs(c, n->instr, &n->ss_src, &n->sy_src);
+		n->sync_valid = true;
+	}
+	if (c->ss_delay && n->ss_src >= (int)c->first_ss)
 		return true;
-	if (c->sy_delay && c->texs && reads_outstanding(c, i, false))
+	if (c->sy_delay && c->texs && n->sy_src >= (int)c->first_sy)
 		return true;
-	if (c->sy_index - c->first_sy >= 8 && ir3_is_sy_producer(i))
+	if (c->sy_index - c->first_sy >= 8 && (n->props & SN_SY))
 		return true;
-	if (c->ss_index - c->first_ss >= 8 && ir3_is_ss_producer(i))
+	if (c->ss_index - c->first_ss >= 8 && (n->props & SN_SS))
 		return true;
 	return false;
 }
@@ -408,16 +464,16 @@ static bool should_defer(struct sched_ctx *c, struct ir3_instruction *i)
 static bool eligible(struct sched_ctx *c, struct sched_node *n)
 {
 	struct ir3_instruction *i = n->instr;
-	if (ir3_writes_addr(i) && c->addr && c->uses[c->addr->name])
+	if ((n->props & SN_ADDR) && c->addr && c->uses[c->addr->name])
 		return false;
-	if (i->address && i->address->dsts[0] != c->addr && node_of(i->address) &&
+	if ((n->props & SN_REL) && i->address->dsts[0] != c->addr && node_of(i->address) &&
 	    node_of(i->address)->scheduled)
 		return false;
-	if (ir3_writes_pred(i) && c->live_preds >= c->t->num_predicates)
+	if ((n->props & SN_PRED) && c->live_preds >= c->t->num_predicates)
 		return false;
-	if (c->kills && (ir3_is_tex(i) || ir3_is_mem(i)) && !n->kill_path)
+	if (c->kills && (n->props & SN_TEXMEM) && !n->kill_path)
 		return false;
-	if ((i->opc == OPC_KILL || i->opc == OPC_DEMOTE) && c->inputs)
+	if ((n->props & SN_KILL) && c->inputs)
 		return false;
 	return true;
 }
@@ -485,7 +541,11 @@ static struct sched_node *choose_inc(struct sched_ctx *c, bool defer, bool avoid
 		if (!n->ok || (defer && n->defer) || (avoid_output && n->output))
 			continue;
 		int rank = is_ready(c, n);
-		unsigned dist = nearest_use(c, n);
+		if (!n->dist_valid) {
+			n->dist = nearest_use(c, n);
+			n->dist_valid = true;
+		}
+		unsigned dist = n->dist;
 		if (!best || rank > best_rank || (rank == best_rank && dist < best_dist)) {
 			best = n;
 			best_rank = rank;
@@ -505,10 +565,12 @@ static struct sched_node *choose(struct sched_ctx *c)
 		n->ok = eligible(c, n);
 		if (!n->ok)
 			continue;
-		n->effect = live_effect(c, n);
-		n->defer = should_defer(c, n->instr);
-		if (ir3_is_meta(n->instr) && n->instr->opc != OPC_META_COLLECT &&
-		    (!best || n->max_delay > best->max_delay))
+		if (!n->effect_valid) {
+			n->effect = live_effect(c, n);
+			n->effect_valid = true;
+		}
+		n->defer = should_defer(c, n);
+		if ((n->props & SN_PRIO) && (!best || n->max_delay > best->max_delay))
 			best = n;
 	}
 	if (best)
@@ -574,6 +636,9 @@ static void rematerialize(struct sched_ctx *c, struct ir3_register *value)
 	if (c->addr == value)
 		c->addr = NULL;
 	cn->max_delay = node_of(orig)->max_delay;
+	for (size_t k = 0; k < c->nodes.len; k++)
+		c->nodes.data[k]->effect_valid = c->nodes.data[k]->sync_valid =
+			c->nodes.data[k]->dist_valid = false;
 }
 
 static bool break_deadlock(struct sched_ctx *c)
@@ -608,6 +673,21 @@ static bool break_deadlock(struct sched_ctx *c)
 }
 
 /* ------------------------------------------------------------------ */
+
+/* `d` has one reader left: that reader's live effect changes. */
+static void invalidate_readers(struct sched_ctx *c, struct ir3_register *d)
+{
+	if (d->name >= c->use_names) {
+		for (size_t k = 0; k < c->nodes.len; k++)
+			c->nodes.data[k]->effect_valid = false;
+		return;
+	}
+	for (unsigned u = c->use_start[d->name]; u < c->use_start[d->name + 1]; u++) {
+		struct ir3_instruction *r = c->use_list[u];
+		if (r->block == c->block && r->data)
+			node_of(r)->effect_valid = false;
+	}
+}
 
 /* Cycles an instruction costs the soft (ss)/(sy) delays (Mesa's
  * cycle_count: a collect costs the movs of its immediates and consts). */
@@ -657,7 +737,8 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 		for (unsigned k = 0; k < n->collect->nsrc; k++) {
 			struct ir3_register *d = n->collect->srcs[k]->def;
 			if (d && in_block(c, d->instr))
-				node_of(d->instr)->partially_live = true;
+				node_of(d->instr)->partially_live = true,
+				node_of(d->instr)->effect_valid = false;
 		}
 
 	/* nops up to `earliest`, then the cycles of an ALU or flow instruction
@@ -672,8 +753,12 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 
 	for (unsigned k = 0; k < i->nsrc; k++) {
 		struct ir3_register *d = i->srcs[k]->def;
-		if (d && c->uses[d->name] && --c->uses[d->name] == 0 &&
-		    (d->flags & IR3_REG_PREDICATE) && d->instr->block == c->block)
+		if (!d || !c->uses[d->name])
+			continue;
+		if (--c->uses[d->name] == 1)
+			invalidate_readers(c, d);
+		else if (!c->uses[d->name] && (d->flags & IR3_REG_PREDICATE) &&
+			 d->instr->block == c->block)
 			c->live_preds--;
 	}
 	if (i->address && c->uses[i->address->dsts[0]->name])
