@@ -567,6 +567,18 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 	case INTR_load_patch_vertices_in:
 		put_u32(c, intr, l, 0, in->patch_vertices_in);
 		return true;
+	/* the ir3 backend's (made after optimisation): the header of the
+	 * invocation (its id in bits 11–15), patch 0, a zeroed primitive block
+	 * and the identity primitive map (16 bytes per slot) */
+	case INTR_load_tcs_header_ir3: case INTR_load_gs_header_ir3:
+		put_u32(c, intr, l, 0, (uint64_t)l << 11);
+		return true;
+	case INTR_load_rel_patch_id_ir3: case INTR_load_primitive_param_ir3:
+		put_u32(c, intr, l, 0, 0);
+		return true;
+	case INTR_load_primitive_location_ir3:
+		put_u32(c, intr, l, 0, (uint64_t)intrinsic_get(intr, INTR_IDX_base) * 16);
+		return true;
 	case INTR_load_local_invocation_id:
 		local_id(c, l, id);
 		for (unsigned k = 0; k < 3; k++)

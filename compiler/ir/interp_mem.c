@@ -236,6 +236,14 @@ static uint64_t global_offset(struct ictx *c, uint64_t addr)
 	return addr >= c->in->global_base ? addr - c->in->global_base : UINT64_MAX;
 }
 
+/* The ir3 backend's global_ir3 address: two dwords (low, high) in source
+ * `i` plus a dword offset in source i + 1. */
+static uint64_t ir3_address(struct ictx *c, struct intrinsic_instr *intr, unsigned i, unsigned l)
+{
+	const uint64_t *a = ival(c, intr->src[i].ssa, l);
+	return ((a[0] & 0xffffffffu) | (a[1] << 32)) + (uint64_t)(uint32_t)isrc(c, intr, i + 1, l) * 4;
+}
+
 static void store_undefined(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 {
 	interp_undefined(c, "@%s to an undefined address (lane %u)", intrinsic_infos[intr->op].name,
@@ -284,6 +292,16 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		addr = global_offset(c, isrc(c, intr, 0, l));
 		undef = addr_undef(c, intr, 0, l);
 		break;
+	case INTR_load_shared_ir3:
+		m = &c->shared;
+		addr = (uint64_t)base + (uint32_t)isrc(c, intr, 0, l);
+		undef = addr_undef(c, intr, 0, l);
+		break;
+	case INTR_load_global_ir3:
+		m = &c->global;
+		addr = global_offset(c, ir3_address(c, intr, 0, l));
+		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l);
+		break;
 	default:		/* load_scratch */
 		m = &c->scratch[l];
 		addr = (uint64_t)base + (uint32_t)isrc(c, intr, 0, l);
@@ -324,6 +342,16 @@ static void exec_store(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		m = &c->global;
 		undef = addr_undef(c, intr, 1, l);
 		addr = global_offset(c, isrc(c, intr, 1, l));
+		break;
+	case INTR_store_shared_ir3:
+		m = &c->shared;
+		undef = addr_undef(c, intr, 1, l);
+		addr = (uint64_t)base + (uint32_t)isrc(c, intr, 1, l);
+		break;
+	case INTR_store_global_ir3:
+		m = &c->global;
+		undef = addr_undef(c, intr, 1, l) || addr_undef(c, intr, 2, l);
+		addr = global_offset(c, ir3_address(c, intr, 1, l));
 		break;
 	default:		/* store_scratch */
 		m = &c->scratch[l];
@@ -616,10 +644,11 @@ bool interp_exec_memory(struct ictx *c, struct intrinsic_instr *intr, const stru
 	switch (intr->op) {
 	case INTR_load_uniform: case INTR_load_push_constant: case INTR_load_ubo:
 	case INTR_load_ssbo: case INTR_load_shared: case INTR_load_global: case INTR_load_scratch:
+	case INTR_load_shared_ir3: case INTR_load_global_ir3:
 		fn = exec_load;
 		break;
 	case INTR_store_ssbo: case INTR_store_shared: case INTR_store_global:
-	case INTR_store_scratch:
+	case INTR_store_scratch: case INTR_store_shared_ir3: case INTR_store_global_ir3:
 		fn = exec_store;
 		break;
 	case INTR_ssbo_atomic: case INTR_ssbo_atomic_swap: case INTR_shared_atomic:

@@ -135,6 +135,7 @@ enum {
 	IR3_INSTR_COPY = 1 << 11,	/* inserted by RA to move a value */
 	IR3_INSTR_NEEDS_HELPERS = 1 << 12,
 	IR3_INSTR_MARK = 1 << 13,	/* scratch for passes */
+	IR3_INSTR_FIXED_SYNC = 1 << 14,	/* selection wants (ss)(sy) here: legalize adds them */
 };
 
 enum ir3_type {

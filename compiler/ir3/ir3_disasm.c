@@ -245,6 +245,26 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		src(sb, i, i->srcs[2]);
 		strbuf_addf(sb, ", %d", imm_or_zero(i, 3));
 		return;
+	case OPC_LDG_A: case OPC_STG_A: {
+		/* ldg.a.u32 r0.x, g[r1.x+(r2.x<<2)], 4 */
+		bool st = i->opc == OPC_STG_A;
+		strbuf_addf(sb, "%s.%s ", name, type);
+		if (!st) {
+			dst(sb, i->dsts[0]);
+			strbuf_addstr(sb, ", ");
+		}
+		strbuf_addstr(sb, "g[");
+		src(sb, i, i->srcs[0]);
+		strbuf_addstr(sb, "+(");
+		src(sb, i, i->srcs[1]);
+		strbuf_addstr(sb, "<<2)]");
+		if (st) {
+			strbuf_addstr(sb, ", ");
+			src(sb, i, i->srcs[2]);
+		}
+		strbuf_addf(sb, ", %d", imm_or_zero(i, st ? 3 : 2));
+		return;
+	}
 	case OPC_STL: case OPC_STP: case OPC_STLW:
 		strbuf_addf(sb, "%s.%s ", name, type);
 		mem_addr(sb, i, i->opc == OPC_STP ? 'p' : 'l', i->srcs[0], i->off);

@@ -56,6 +56,8 @@ struct ir3_info {
 	bool has_fs_tex_prefetch;
 	bool has_alias_tex;		/* a7xx */
 	bool has_alias_rt;		/* a750 */
+	bool tess_use_shared;		/* a650+: VS→TCS through ldl/stl, the TCS's local
+					   primitive id at bit 16 of its header */
 	bool predtf_nop_quirk;
 	bool prede_nop_quirk;
 

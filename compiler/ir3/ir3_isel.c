@@ -303,7 +303,8 @@ static void remove_unreachable(struct ir3 *ir)
 
 static bool stage_supported(enum shader_stage st)
 {
-	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE;
+	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE ||
+	       st == STAGE_TESS_CTRL || st == STAGE_TESS_EVAL || st == STAGE_GEOMETRY;
 }
 
 struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,

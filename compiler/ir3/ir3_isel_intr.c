@@ -86,6 +86,8 @@ static void assign_inlocs(struct isel *c)
 	free(order);
 }
 
+static void stage_sysvals(struct isel *c);
+
 void isel_setup_inputs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
@@ -96,6 +98,7 @@ void isel_setup_inputs(struct isel *c)
 	inputs_read(c, c->input_mask);
 	if (c->s->stage == STAGE_FRAGMENT)
 		assign_inlocs(c);
+	stage_sysvals(c);
 }
 
 static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned comp)
@@ -231,6 +234,69 @@ static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsi
 	return c->sysvals[op][comp];
 }
 
+/* A system value input the hardware delivers in a fixed register r0.<comp>
+ * (Mesa precolours the TCS and GS headers, the TCS's relative patch id and
+ * their primitive ids: the producer stage chains to them). */
+static struct ir3_register *fixed_sysval(struct isel *c, enum intrinsic op, unsigned regid)
+{
+	struct ir3_register *r = sysval_input(c, op, 1, 0, 0);
+	r->num = regid;
+	r->flags |= IR3_REG_ASSIGNED;
+	return r;
+}
+
+/* The system values Mesa's emit_instructions creates for every TCS, TES
+ * and GS, used or not. */
+static void stage_sysvals(struct isel *c)
+{
+	switch (c->s->stage) {
+	case STAGE_TESS_CTRL:
+		fixed_sysval(c, INTR_load_tcs_header_ir3, 0);
+		fixed_sysval(c, INTR_load_rel_patch_id_ir3, 1);
+		break;
+	case STAGE_TESS_EVAL:
+		sysval_input(c, INTR_load_rel_patch_id_ir3, 1, 0, 0);
+		break;
+	case STAGE_GEOMETRY:
+		fixed_sysval(c, INTR_load_gs_header_ir3, 0);
+		break;
+	default:
+		break;
+	}
+	if (c->s->stage == STAGE_TESS_CTRL && c->t->tess_use_shared) {
+		/* a650+: the TCS reads its inputs with ldl, after a (ss)(sy) bar
+		 * (Mesa's emit_instructions) */
+		struct ir3_builder top = isel_top(c);
+		struct ir3_instruction *bar = ir3_b_instr(&top, OPC_BAR, 0, 0);
+		bar->flags |= IR3_INSTR_FIXED_SYNC;
+	}
+}
+
+static struct ir3_register *primitive_id(struct isel *c)
+{
+	if (c->s->stage == STAGE_TESS_CTRL)
+		return fixed_sysval(c, INTR_load_primitive_id, 2);
+	if (c->s->stage == STAGE_GEOMETRY)
+		return fixed_sysval(c, INTR_load_primitive_id, 1);
+	return sysval_input(c, INTR_load_primitive_id, 1, 0, 0);
+}
+
+/* TES: the hardware gives u, v; w = 1 - u - v for triangles, else 0
+ * (nir_lower_tess_coord_z). */
+static void tess_coord(struct isel *c, struct ir3_register **d)
+{
+	d[0] = sysval_input(c, INTR_load_tess_coord, 2, 0, 0);
+	d[1] = sysval_input(c, INTR_load_tess_coord, 2, 0, 1);
+	if (c->s->info.tess_primitive == PRIM_quads || c->s->info.tess_primitive == PRIM_isolines) {
+		d[2] = isel_imm(c, 0, false);
+		return;
+	}
+	struct ir3_register *t = ir3_b_alu2(&c->b, OPC_ADD_F, ir3_b_imm(&c->b, TYPE_F32, 0x3f800000), d[0]);
+	t->instr->srcs[1]->flags |= IR3_REG_FNEG;
+	d[2] = ir3_b_alu2(&c->b, OPC_ADD_F, t, d[1]);
+	d[2]->instr->srcs[1]->flags |= IR3_REG_FNEG;
+}
+
 static struct ir3_register *driver_param(struct isel *c, unsigned dp)
 {
 	return isel_const(c, c->cl->driver_vec4 * 4 + dp);
@@ -255,8 +321,29 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		return true;
 	}
 	case INTR_load_sample_id: case INTR_load_sample_mask_in: case INTR_load_vertex_id:
-	case INTR_load_instance_id: case INTR_load_primitive_id:
+	case INTR_load_instance_id:
 		isel_def(c, &intr->def)[0] = sysval_input(c, intr->op, 1, 0, 0);
+		return true;
+	case INTR_load_primitive_id:
+		isel_def(c, &intr->def)[0] = primitive_id(c);
+		return true;
+	case INTR_load_tcs_header_ir3: case INTR_load_gs_header_ir3:
+		isel_def(c, &intr->def)[0] = sysval_input(c, intr->op, 1, 0, 0);
+		return true;
+	case INTR_load_rel_patch_id_ir3:
+		isel_def(c, &intr->def)[0] = c->s->stage == STAGE_TESS_CTRL
+			? fixed_sysval(c, intr->op, 1) : sysval_input(c, intr->op, 1, 0, 0);
+		return true;
+	case INTR_load_tess_coord:
+		tess_coord(c, isel_def(c, &intr->def));
+		return true;
+	case INTR_load_primitive_param_ir3:
+		isel_def(c, &intr->def)[0] = isel_const(c, c->cl->primitive_param_vec4 * 4 +
+						(unsigned)intrinsic_get(intr, INTR_IDX_base));
+		return true;
+	case INTR_load_primitive_location_ir3:
+		isel_def(c, &intr->def)[0] = isel_const(c, c->cl->primitive_map_vec4 * 4 +
+						(unsigned)intrinsic_get(intr, INTR_IDX_base));
 		return true;
 	case INTR_load_local_invocation_id: case INTR_load_workgroup_id:
 		d = isel_def(c, &intr->def);
@@ -805,6 +892,125 @@ static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
 	}
 }
 
+/* tessellation and geometry I/O (lower_ir3_tess.c) */
+
+/* ldlw (ldl in an a650+ TCS: Mesa's tess_use_shared), byte offsets */
+static void emit_load_shared_ir3(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->def.num_components;
+	bool ldl = c->s->stage == STAGE_TESS_CTRL && c->t->tess_use_shared;
+	struct ir3_instruction *i = mem_instr(c, ldl ? OPC_LDL : OPC_LDLW, 1,
+					      mem_type(intr->def.bit_size));
+	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
+	ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
+	ir3_src_imm(i, (uint32_t)intrinsic_get(intr, INTR_IDX_base), 0);
+	ir3_src_imm(i, n, 0);
+	place(c, i);
+	split_into(c, dst, n, isel_def(c, &intr->def));
+}
+
+static void emit_store_shared_ir3(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	unsigned n = intr->src[0].ssa->num_components;
+	struct ir3_instruction *i = mem_instr(c, OPC_STLW, 0, mem_type(intr->src[0].ssa->bit_size));
+	ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+	ir3_src_ssa(i, isel_collect(c, v, n), 0);
+	ir3_src_imm(i, n, 0);
+	i->off = intrinsic_get(intr, INTR_IDX_base);
+	place(c, i);
+}
+
+/* The address of a tess buffer plus a dword offset (Mesa's
+ * emit_intrinsic_load/store_global_ir3): ldg with the offset as an
+ * immediate when it is a small constant, else ldg.a/stg.a on a6xx+ (address,
+ * dword offset, [value,] components) and an address add before (a 32-bit
+ * address on a3xx/a4xx). */
+static struct ir3_register *global_ir3_addr(struct isel *c, struct src *addr)
+{
+	struct ir3_register **a = isel_get(c, addr->ssa);
+	return c->t->gen < 5 ? a[0] : ir3_b_collect(&c->b, 2, a);
+}
+
+static bool small_offset(struct src *off, int32_t *v)
+{
+	uint32_t u;
+	if (!isel_src_const(off, 0, &u))
+		return false;
+	*v = (int32_t)u;
+	return *v < 256 && *v > -256;
+}
+
+static struct ir3_register *added_addr(struct isel *c, struct intrinsic_instr *intr, unsigned a,
+				       unsigned o)
+{
+	struct ir3_register **lo = isel_get(c, intr->src[a].ssa);
+	struct ir3_register *bytes = ir3_b_alu2(&c->b, OPC_SHL_B, isel_get(c, intr->src[o].ssa)[0],
+						isel_imm(c, 2, false));
+	struct ir3_register *sum = ir3_b_alu2(&c->b, OPC_ADD_S, lo[0], bytes);
+	if (c->t->gen < 5)
+		return sum;
+	struct ir3_register *carry = ir3_b_cmp(&c->b, OPC_CMPS_U, COND_LT, 0, sum, lo[0]);
+	struct ir3_register *pair[2] = { sum, ir3_b_alu2(&c->b, OPC_ADD_S, lo[1], carry) };
+	return ir3_b_collect(&c->b, 2, pair);
+}
+
+static void emit_load_global_ir3(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->def.num_components;
+	enum ir3_type type = mem_type(intr->def.bit_size);
+	unsigned flags = isel_reg_flags(c, intr->def.bit_size);
+	int32_t off;
+	struct ir3_instruction *i;
+	if (small_offset(&intr->src[1], &off) || c->t->gen < 6) {
+		struct ir3_register *addr = c->t->gen < 6 && !small_offset(&intr->src[1], &off)
+			? added_addr(c, intr, 0, 1) : global_ir3_addr(c, &intr->src[0]);
+		if (!small_offset(&intr->src[1], &off))
+			off = 0;
+		i = mem_instr(c, OPC_LDG, 1, type);
+		ir3_dst_create(i, flags, n);
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_imm(i, (uint32_t)(off * 4), 0);
+		ir3_src_imm(i, n, 0);
+	} else {
+		struct ir3_register *addr = global_ir3_addr(c, &intr->src[0]);
+		i = mem_instr(c, OPC_LDG_A, 1, type);
+		ir3_dst_create(i, flags, n);
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+		ir3_src_imm(i, n, 0);
+	}
+	place(c, i);
+	split_into(c, i->dsts[0], n, isel_def(c, &intr->def));
+}
+
+static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->src[0].ssa->num_components;
+	enum ir3_type type = mem_type(intr->src[0].ssa->bit_size);
+	struct ir3_register *v = isel_collect(c, isel_get(c, intr->src[0].ssa), n);
+	int32_t off;
+	struct ir3_instruction *i;
+	if (small_offset(&intr->src[2], &off) || c->t->gen < 6) {
+		struct ir3_register *addr = c->t->gen < 6 && !small_offset(&intr->src[2], &off)
+			? added_addr(c, intr, 1, 2) : global_ir3_addr(c, &intr->src[1]);
+		if (!small_offset(&intr->src[2], &off))
+			off = 0;
+		i = mem_instr(c, OPC_STG, 0, type);
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_imm(i, (uint32_t)(off * 4), 0);
+		ir3_src_ssa(i, v, 0);
+		ir3_src_imm(i, n, 0);
+	} else {
+		i = mem_instr(c, OPC_STG_A, 0, type);
+		ir3_src_ssa(i, global_ir3_addr(c, &intr->src[1]), 0);
+		ir3_src_ssa(i, isel_get(c, intr->src[2].ssa)[0], 0);
+		ir3_src_ssa(i, v, 0);
+		ir3_src_imm(i, n, 0);
+	}
+	place(c, i);
+}
+
 /* ------------------------------------------------------------------ */
 /* control */
 
@@ -813,10 +1019,15 @@ static void emit_barrier(struct isel *c, struct intrinsic_instr *intr)
 	enum scope exec = (enum scope)intrinsic_get(intr, INTR_IDX_execution_scope);
 	enum scope mem = (enum scope)intrinsic_get(intr, INTR_IDX_memory_scope);
 	unsigned modes = (unsigned)intrinsic_get(intr, INTR_IDX_memory_modes);
-	if (exec >= SCOPE_workgroup && c->s->stage == STAGE_COMPUTE)
-		ir3_b_instr(&c->b, OPC_BAR, 0, 0);
-	else if (mem > SCOPE_subgroup && modes)
+	unsigned sem = (unsigned)intrinsic_get(intr, INTR_IDX_memory_semantics);
+	/* Mesa's emit_intrinsic_barrier: a fence for memory others see (a TCS's
+	 * outputs need none: the hardware syncs its invocations), then a bar
+	 * for the workgroup's execution */
+	modes &= MODE_SHARED | MODE_SSBO | MODE_GLOBAL | MODE_IMAGE;
+	if (modes && (sem & (SEMANTICS_ACQUIRE | SEMANTICS_RELEASE)) && mem > SCOPE_subgroup)
 		ir3_b_instr(&c->b, OPC_FENCE, 0, 0);
+	if (exec >= SCOPE_workgroup)
+		ir3_b_instr(&c->b, OPC_BAR, 0, 0);
 }
 
 static void emit_kill(struct isel *c, struct intrinsic_instr *intr, bool demote)
@@ -883,6 +1094,10 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		emit_image(c, intr);
 		return;
 	case INTR_barrier: emit_barrier(c, intr); return;
+	case INTR_load_shared_ir3: emit_load_shared_ir3(c, intr); return;
+	case INTR_store_shared_ir3: emit_store_shared_ir3(c, intr); return;
+	case INTR_load_global_ir3: emit_load_global_ir3(c, intr); return;
+	case INTR_store_global_ir3: emit_store_global_ir3(c, intr); return;
 	case INTR_discard: case INTR_discard_if: case INTR_terminate: case INTR_terminate_if:
 		emit_kill(c, intr, false);
 		return;

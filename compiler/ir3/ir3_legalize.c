@@ -438,6 +438,8 @@ static bool legalize_block(struct lctx *c, struct ir3_block *b)
 		}
 
 		unsigned sync = required_sync(c, s, n);
+		if (n->flags & IR3_INSTR_FIXED_SYNC)
+			sync |= IR3_INSTR_SS | IR3_INSTR_SY;
 		n->flags |= sync;
 		if (sync & IR3_INSTR_SS)
 			last_input_needs_ss = false;

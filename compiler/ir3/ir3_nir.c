@@ -3,6 +3,8 @@
  * readable list of passes run with the pipeline's PASS() (validation after
  * each, --print-after dumps).  Order, as Mesa's:
  *
+ *	lower_ir3_tess               (ir3_nir_lower_to_explicit_input,
+ *	                              ir3_nir_lower_tess_ctrl/eval)
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
@@ -19,6 +21,7 @@
 void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_const_layout *layout)
 {
 	bool progress = false;
+	PASS(progress, pl, lower_ir3_tess, t);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_ir3_alu, t);

@@ -22,6 +22,8 @@
  *	                     from a5xx, 1 before)
  *	[driver, …)          driver params (VS base vertex/instance, draw id;
  *	                     CS number of workgroups)
+ *	[primitive, …)       TCS/TES: 2 vec4 of primitive params, GS: 1, then
+ *	                     the primitive map (one dword per input slot)
  *	[const_size, …)      immediates the backend lowers (ir3_const_add_imm)
  *
  * After ir3_nir_analyze_ubo_ranges a pushed load_ubo is a load_uniform
@@ -59,6 +61,9 @@ struct ir3_const_layout {
 	unsigned ubo_ptr_vec4;		/* where they start */
 	unsigned driver_vec4;		/* where the driver params start */
 	unsigned num_driver_params;	/* dwords */
+	/* tessellation and geometry (Mesa's offsets.primitive_param/_map) */
+	unsigned primitive_param_vec4;	/* IR3_PP_* dwords */
+	unsigned primitive_map_vec4;	/* the producer's slot locations */
 	unsigned size_vec4;		/* const_size: everything before the immediates */
 };
 
@@ -68,6 +73,15 @@ enum {
 	IR3_DP_NUM_WORK_GROUPS_X = 0,
 	IR3_DP_COUNT = 4,
 };
+
+/* The primitive param block of TCS, TES and GS (dwords; GS has the first
+ * vec4 only) and the largest primitive map (Mesa's unique varying index). */
+enum {
+	IR3_PP_VS_PRIMITIVE_STRIDE = 0, IR3_PP_VS_VERTEX_STRIDE = 1,
+	IR3_PP_HS_PATCH_STRIDE = 2, IR3_PP_PATCH_VERTICES_IN = 3,
+	IR3_PP_TESS_PARAM_BASE = 4, IR3_PP_TESS_FACTOR_BASE = 6,
+};
+#define IR3_MAX_MAP_SLOTS (13 + 32)
 
 /* ---- the lowering passes (one per file), each `bool pass(shader, …)` ---- */
 
@@ -81,6 +95,8 @@ bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t);
 /* txp, the array index + 0.5 on a4xx+, explicit lod for txf
  * (lower_ir3_tex.c). */
 bool lower_ir3_tex(struct shader *s, const struct ir3_info *t);
+/* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */
+bool lower_ir3_tess(struct shader *s, const struct ir3_info *t);
 /* UBO ranges to the const file, and the const-file layout
  * (ir3_nir_analyze_ubo_ranges.c). */
 bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,

@@ -86,6 +86,29 @@ static unsigned driver_params(struct shader *s)
 	return 0;
 }
 
+/* TCS/TES: 2 vec4 of params, GS: 1; then the primitive map, as large as
+ * the highest input slot it locates (Mesa's ir3_setup_const_state). */
+static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsigned *at)
+{
+	unsigned params = s->stage == STAGE_GEOMETRY ? 1 :
+			  s->stage == STAGE_TESS_CTRL || s->stage == STAGE_TESS_EVAL ? 2 : 0;
+	if (!params)
+		return;
+	unsigned slots = 0;
+	foreach_block(blk, s->fn)
+		foreach_instr(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			if (intr->op == INTR_load_primitive_location_ir3 &&
+			    (unsigned)intrinsic_get(intr, INTR_IDX_base) + 1 > slots)
+				slots = (unsigned)intrinsic_get(intr, INTR_IDX_base) + 1;
+		}
+	l->primitive_param_vec4 = *at;
+	l->primitive_map_vec4 = *at + params;
+	*at += params + (slots + 3) / 4;
+}
+
 static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3_const_layout *l)
 {
 	unsigned user = s->info.push_constant_size > s->info.uniform_size ? s->info.push_constant_size
@@ -121,6 +144,7 @@ static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3
 	}
 	l->driver_vec4 = at;
 	at += (l->num_driver_params + 3) / 4;
+	primitive_block(s, l, &at);
 	l->size_vec4 = at;
 }
 
