@@ -267,6 +267,45 @@ static struct ir3_instruction *create_empty_preamble(struct ir3 *ir)
 	return shpe;
 }
 
+/* Whether component value `v` can be an alias.rt source: a const or an
+ * immediate, not relative, not a half const. */
+static bool rt_aliasable(const struct ir3_register *v)
+{
+	return (v->flags & (IR3_REG_IMMED | IR3_REG_CONST)) && !(v->flags & IR3_REG_RELATIV) &&
+	       !((v->flags & IR3_REG_HALF) && (v->flags & IR3_REG_CONST));
+}
+
+/* The constant components of output `s` (a collect, or a mov of one
+ * value), or 0 when some component is not constant. */
+static unsigned rt_values(const struct ir3_register *s, const struct ir3_register **vals,
+			  enum ir3_type *type)
+{
+	struct ir3_instruction *d = s->def ? s->def->instr : NULL;
+	if (!d)
+		return 0;
+	if (d->opc == OPC_META_COLLECT) {
+		for (unsigned k = 0; k < d->nsrc; k++) {
+			const struct ir3_register *v = d->srcs[k];
+			struct ir3_instruction *m = v->def ? v->def->instr : NULL;
+			if (m && m->opc == OPC_MOV && m->type == m->dst_type)
+				v = m->srcs[0];
+			if (!rt_aliasable(v))
+				return 0;
+			vals[k] = v;
+		}
+		*type = TYPE_U32;
+		return d->nsrc;
+	}
+	if (d->opc != OPC_MOV || d->type != d->dst_type || !rt_aliasable(d->srcs[0]))
+		return 0;
+	vals[0] = d->srcs[0];
+	*type = d->dst_type;
+	return 1;
+}
+
+/* a750: colour outputs whose every component is a const or an immediate
+ * are written by alias.rt in the preamble and leave `end` (Mesa's
+ * ir3_create_alias_rt; this model aliases whole outputs only). */
 bool ir3_lower_alias_rt(struct ir3 *ir)
 {
 	struct ir3_instruction *end = NULL;
@@ -282,13 +321,10 @@ bool ir3_lower_alias_rt(struct ir3 *ir)
 	bool progress = false;
 	for (unsigned n = 0; n < end->nsrc; n++) {
 		struct ir3_register *s = end->srcs[n];
-		struct ir3_instruction *mov = s->def ? s->def->instr : NULL;
-		const struct ir3_register *v = mov ? mov->srcs[0] : NULL;
-		bool aliased = s->slot >= 0 && mov && mov->opc == OPC_MOV && mov->type == mov->dst_type &&
-			       (v->flags & (IR3_REG_IMMED | IR3_REG_CONST)) &&
-			       !(v->flags & IR3_REG_RELATIV) &&
-			       !((v->flags & IR3_REG_HALF) && (v->flags & IR3_REG_CONST));
-		if (!aliased) {
+		const struct ir3_register *vals[16];
+		enum ir3_type type = TYPE_U32;
+		unsigned nv = s->slot >= 0 ? rt_values(s, vals, &type) : 0;
+		if (!nv) {
 			end->srcs[out++] = s;
 			continue;
 		}
@@ -296,16 +332,19 @@ bool ir3_lower_alias_rt(struct ir3 *ir)
 			shpe = find_shpe(ir);
 		if (!shpe)
 			shpe = create_empty_preamble(ir);
-		struct ir3_instruction *a = ir3_instr_new(ir, OPC_ALIAS, 1, 1);
-		a->alias_scope = ALIAS_RT;
-		a->type = ir3_type_is_float(mov->dst_type)
-				  ? ((v->flags & IR3_REG_HALF) ? TYPE_F16 : TYPE_F32)
-				  : ((v->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32);
-		ir3_dst_phys(a, IR3_REG_RT, (unsigned)s->slot, 1);
-		struct ir3_register *r = ir3_reg_clone(ir, v);
-		r->flags &= IR3_REG_HALF | IR3_REG_CONST | IR3_REG_IMMED;
-		ir3_add_src(a, r);
-		ir3_instr_insert_before(shpe, a);
+		for (unsigned k = 0; k < nv; k++) {
+			const struct ir3_register *v = vals[k];
+			struct ir3_instruction *a = ir3_instr_new(ir, OPC_ALIAS, 1, 1);
+			a->alias_scope = ALIAS_RT;
+			a->type = ir3_type_is_float(type)
+					  ? ((v->flags & IR3_REG_HALF) ? TYPE_F16 : TYPE_F32)
+					  : ((v->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32);
+			ir3_dst_phys(a, IR3_REG_RT, (unsigned)s->slot + k, 1);
+			struct ir3_register *r = ir3_reg_clone(ir, v);
+			r->flags &= IR3_REG_HALF | IR3_REG_CONST | IR3_REG_IMMED;
+			ir3_add_src(a, r);
+			ir3_instr_insert_before(shpe, a);
+		}
 		progress = true;
 	}
 	end->nsrc = out;

@@ -131,7 +131,8 @@ void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct ir3_stats *s
 		}
 		foreach_instr(i, b) {
 			if (ir3_is_meta(i)) {
-				if (i->opc == OPC_META_INPUT && i->ndst && !(i->dsts[0]->flags & IR3_REG_UNUSED) &&
+				if ((i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH) && i->ndst &&
+				    !(i->dsts[0]->flags & IR3_REG_UNUSED) &&
 				    (i->dsts[0]->flags & IR3_REG_ASSIGNED))
 					reg_info(&fp, i->dsts[0]);
 				continue;

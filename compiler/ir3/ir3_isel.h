@@ -53,6 +53,7 @@ struct isel {
 
 	/* inputs, created once in the first block */
 	struct ir3_register *ij;	/* FS: barycentrics for bary.f */
+	unsigned prefetches;		/* FS: texture prefetches made */
 	struct ir3_register **input_vals;	/* by input decl × 4 components */
 	struct ir3_register *sysvals[INTR_COUNT][4];
 	unsigned *inloc;		/* FS: the varying location of input decl × 4 */
@@ -95,6 +96,11 @@ bool isel_src_const(struct src *src, unsigned comp, uint32_t *value);
 void isel_alu(struct isel *c, struct alu_instr *alu);
 void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr);
 void isel_tex(struct isel *c, struct tex_instr *tex);
+/* FS: the pixel barycentrics input (made on first use). */
+struct ir3_register *isel_ij(struct isel *c);
+/* FS: a texture prefetch of `tex` when it qualifies (ir3_isel_tex.c). */
+bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex);
+
 /* FS varyings and VS inputs before the shader body; `end` after it. */
 void isel_setup_inputs(struct isel *c);
 void isel_emit_end(struct isel *c);

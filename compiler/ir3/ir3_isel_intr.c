@@ -101,6 +101,15 @@ void isel_setup_inputs(struct isel *c)
 	stage_sysvals(c);
 }
 
+struct ir3_register *isel_ij(struct isel *c)
+{
+	if (!c->ij) {
+		struct ir3_builder top = isel_top(c);
+		c->ij = ir3_b_input(&top, 0, 2, true);
+	}
+	return c->ij;
+}
+
 static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned comp)
 {
 	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
@@ -115,9 +124,7 @@ static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned com
 		ir3_src_imm(i, inloc, 0);
 		ir3_src_imm(i, inloc, 0);
 	} else {
-		if (!c->ij)
-			c->ij = ir3_b_input(&top, 0, 2, true);
-		*slot = ir3_b_bary(&top, inloc, c->ij);
+		*slot = ir3_b_bary(&top, inloc, isel_ij(c));
 	}
 	if (d->bit_size == 16)
 		*slot = ir3_b_cov(&top, TYPE_F32, TYPE_F16, *slot);
@@ -192,24 +199,37 @@ static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
 			c->output_vals[base * 4 + comp + k] = v[k];
 }
 
+/* `end` reads each output as a vector of its components (Mesa's output
+ * collects: an output takes consecutive registers, so a value written to
+ * two components, or components from different places, costs movs); a
+ * hole below the last component written reads 0.  FS colour outputs
+ * carry their rtN slot (alias.rt). */
 void isel_emit_end(struct isel *c)
 {
 	struct ir3_register *srcs[ISEL_MAX_OUTPUT_SLOTS];
 	int slots[ISEL_MAX_OUTPUT_SLOTS];
 	unsigned n = 0;
-	for (unsigned o = 0; o < c->s->num_outputs; o++) {
+	for (unsigned o = 0; o < c->s->num_outputs && n < ISEL_MAX_OUTPUT_SLOTS; o++) {
 		const struct io_decl *d = c->s->outputs[o];
-		for (unsigned k = 0; k < 4 && n < ISEL_MAX_OUTPUT_SLOTS; k++) {
-			struct ir3_register *v = c->output_vals[o * 4 + k];
-			if (!v)
-				continue;
-			int slot = -1;
-			if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
-			    d->location >= 0 && d->location < 8)
-				slot = d->location * 4 + k;
-			srcs[n] = v;
-			slots[n++] = slot;
-		}
+		struct ir3_register **v = &c->output_vals[o * 4];
+		unsigned ncomp = 0;
+		for (unsigned k = 0; k < 4; k++)
+			if (v[k])
+				ncomp = k + 1;
+		if (!ncomp)
+			continue;
+		struct ir3_register *comps[4];
+		bool half = false;
+		for (unsigned k = 0; k < ncomp; k++)
+			half |= v[k] && (v[k]->flags & IR3_REG_HALF);
+		for (unsigned k = 0; k < ncomp; k++)
+			comps[k] = v[k] ? isel_resize(c, v[k], half) : isel_imm(c, 0, half);
+		int slot = -1;
+		if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
+		    d->location >= 0 && d->location < 8)
+			slot = d->location * 4;
+		srcs[n] = isel_collect(c, comps, ncomp);
+		slots[n++] = slot;
 	}
 	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
 	for (unsigned k = 0; k < n; k++)

@@ -123,8 +123,103 @@ static unsigned info_comp(struct tex_instr *tex)
 	return tex->op == TEX_OP_query_levels ? 2 : 3;
 }
 
+/* ---- texture prefetch (a6xx+ FS): Mesa's ir3_nir_lower_tex_prefetch ---- */
+
+#define IR3_MAX_SAMPLER_PREFETCH 4	/* SP_FS_PREFETCH[0..3] */
+
+/* The load_input and first component the coordinates are, when they are
+ * two consecutive components of one varying (directly, or gathered by a
+ * mov or vec2 as varying packing leaves them); else NULL. */
+static struct intrinsic_instr *coord_input(struct ssa_def *coord, unsigned *comp)
+{
+	if (coord->num_components != 2)
+		return NULL;
+	struct instr *p = coord->parent;
+	if (p->type == INSTR_intrinsic) {
+		struct intrinsic_instr *in = instr_as_intrinsic(p);
+		*comp = 0;
+		return in->op == INTR_load_input ? in : NULL;
+	}
+	if (p->type != INSTR_alu)
+		return NULL;
+	struct alu_instr *alu = instr_as_alu(p);
+	struct intrinsic_instr *in = NULL;
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned s = alu->op == OP_mov ? 0 : k;
+		if ((alu->op != OP_mov && alu->op != OP_vec2) || alu->src[s].src.ssa->parent->type != INSTR_intrinsic)
+			return NULL;
+		struct intrinsic_instr *src = instr_as_intrinsic(alu->src[s].src.ssa->parent);
+		unsigned sw = alu->src[s].swizzle[alu->op == OP_mov ? k : 0];
+		if (src->op != INTR_load_input || (in && src != in) || (k && sw != *comp + 1))
+			return NULL;
+		if (!k)
+			*comp = sw;
+		in = src;
+	}
+	return in;
+}
+
+static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
+{
+	if (c->s->stage != STAGE_FRAGMENT || !c->t->has_fs_tex_prefetch ||
+	    c->prefetches >= IR3_MAX_SAMPLER_PREFETCH || tex->op != TEX_OP_tex ||
+	    tex->dim != DIM_2d || tex->is_array || tex->is_shadow || tex->is_sparse ||
+	    tex->texture_index > 0x1f || tex->sampler_index > 0xf ||
+	    tex->instr.block != function_start_block(c->s->fn))
+		return false;
+	int coord = -1;
+	for (unsigned k = 0; k < tex->num_srcs; k++) {
+		if (tex->src[k].type != TEX_SRC_coord)
+			return false;
+		coord = (int)k;
+	}
+	unsigned comp;
+	struct intrinsic_instr *in = coord < 0 ? NULL : coord_input(tex->src[coord].src.ssa, &comp);
+	if (!in)
+		return false;
+	uint32_t off;
+	unsigned base = (unsigned)intrinsic_get(in, INTR_IDX_base);
+	if (!isel_src_const(&in->src[0], 0, &off) || off || base >= c->s->num_inputs)
+		return false;
+	const struct io_decl *d = c->s->inputs[base];
+	if ((d->interp != INTERP_smooth && d->interp != INTERP_none) || d->centroid || d->sample ||
+	    d->bit_size != 32)
+		return false;
+	comp += (unsigned)intrinsic_get(in, INTR_IDX_component);
+	*inloc = c->inloc[base * 4 + comp];
+	return true;
+}
+
+/* A simple 2D `sam` at a varying's coordinates in the first block becomes a
+ * prefetch the hardware runs before the shader (at most 4), which takes
+ * it out of the instruction stream; the barycentrics go to r0.x. */
+bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex)
+{
+	unsigned inloc;
+	if (!prefetchable(c, tex, &inloc))
+		return false;
+	struct ir3_register *ij = isel_ij(c);
+	ij->num = 0;
+	ij->flags |= IR3_REG_ASSIGNED;
+	struct ir3_builder top = isel_top(c);
+	struct ir3_instruction *i = ir3_b_instr(&top, OPC_META_TEX_PREFETCH, 1, 1);
+	i->type = tex_type(tex);
+	i->tex = tex->texture_index;
+	i->samp = tex->sampler_index;
+	i->off = (int)inloc;
+	struct ir3_register *dst = ir3_dst_create(i, tex->def.bit_size == 16 ? IR3_REG_HALF : 0, 4);
+	ir3_src_ssa(i, ij, 0);
+	c->prefetches++;
+	struct ir3_register **d = isel_def(c, &tex->def);
+	for (unsigned k = 0; k < tex->def.num_components; k++)
+		d[k] = ir3_b_split(&c->b, dst, k);
+	return true;
+}
+
 void isel_tex(struct isel *c, struct tex_instr *tex)
 {
+	if (isel_tex_prefetch(c, tex))
+		return;
 	if (tex->is_sparse) {
 		isel_error(c, "sparse texture fetches are not supported");
 		return;

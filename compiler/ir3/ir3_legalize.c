@@ -944,6 +944,21 @@ static void mark_join_points(struct ir3 *ir)
 	}
 }
 
+/* A texture prefetch but no varying fetch: a dummy `bary.f (ei)r63.x, 0,
+ * r0.x` at the top releases the varying storage (Mesa's ir3_legalize). */
+static void dummy_bary(struct ir3 *ir)
+{
+	struct ir3_instruction *i = ir3_instr_new(ir, OPC_BARY_F, 1, 2);
+	ir3_dst_phys(i, 0, 63 * 4, 1);
+	ir3_src_imm(i, 0, 0);
+	ir3_src_phys(i, 0, 0, 1);
+	struct ir3_instruction *f = first_real(ir->first);
+	if (f)
+		ir3_instr_insert_before(f, i);
+	else
+		ir3_instr_append(ir->first, i);
+}
+
 bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 {
 	struct arena a = ARENA_INIT;
@@ -959,10 +974,16 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 			if (i->opc == OPC_SHPE && b->succ[0])
 				start = b->succ[0];
 	c.early_input_release = true;
+	bool inputs = false, prefetch = false;
 	foreach_block(b, ir)
-		foreach_instr(i, b)
+		foreach_instr(i, b) {
 			if (ir3_is_input(i) && b != start)
 				c.early_input_release = false;
+			inputs |= ir3_is_input(i);
+			prefetch |= i->opc == OPC_META_TEX_PREFETCH;
+		}
+	if (prefetch && !inputs)
+		dummy_bary(ir);
 
 	bool progress;
 	do {

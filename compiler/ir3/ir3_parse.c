@@ -262,7 +262,8 @@ static bool apply_suffix(struct ir3_instruction *i, const char *sfx)
 				return true;
 			}
 	}
-	if ((ir3_cat(i) == 5 || ir3_cat(i) == 6) && parse_type(&q, &t) && !*q) {
+	if ((ir3_cat(i) == 5 || ir3_cat(i) == 6 || i->opc == OPC_META_TEX_PREFETCH) &&
+	    parse_type(&q, &t) && !*q) {
 		i->type = t;
 		return true;
 	}

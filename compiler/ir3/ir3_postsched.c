@@ -221,11 +221,16 @@ static void order_deps(struct pctx *c)
 	array_free(&inputs);
 }
 
+static bool stays_first(const struct ir3_instruction *i)
+{
+	return i->opc == OPC_META_PHI || i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH;
+}
+
 static void build(struct pctx *c, struct ir3_block *b)
 {
 	c->nodes.len = 0;
 	foreach_instr(i, b) {
-		if (i->opc == OPC_META_PHI || i->opc == OPC_META_INPUT)
+		if (stays_first(i))
 			continue;
 		struct pnode *n = arena_new(c->a, struct pnode);
 		n->instr = i;
@@ -364,14 +369,14 @@ static void sched_block(struct pctx *c, struct ir3_block *b)
 	c->ip = c->ss_delay = c->sy_delay = 0;
 	c->ready.len = 0;
 
-	/* phis and inputs stay first */
+	/* phis, inputs and texture prefetches stay first */
 	struct ir3_instruction *keep = b->first;
-	while (keep && (keep->opc == OPC_META_PHI || keep->opc == OPC_META_INPUT))
+	while (keep && stays_first(keep))
 		keep = keep->next;
 	for (struct ir3_instruction *i = keep, *next; i; i = next) {
 		next = i->next;
-		if (i->opc == OPC_META_PHI || i->opc == OPC_META_INPUT)
-			BUG("phi or input in the middle of block b%u", b->index);
+		if (stays_first(i))
+			BUG("phi, input or prefetch in the middle of block b%u", b->index);
 		ir3_instr_remove(i);
 	}
 	for (size_t k = 0; k < c->nodes.len; k++)

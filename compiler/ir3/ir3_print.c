@@ -234,7 +234,7 @@ static void print_opname(struct strbuf *sb, const struct ir3_instruction *i)
 		if (i->flags & IR3_INSTR_P)
 			strbuf_addstr(sb, ".p");
 	}
-	if (op->cat == 5 || op->cat == 6)
+	if (op->cat == 5 || op->cat == 6 || i->opc == OPC_META_TEX_PREFETCH)
 		strbuf_addf(sb, ".%s", ir3_type_name(i->type));
 }
 
@@ -308,11 +308,11 @@ void ir3_print_instr(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addstr(sb, " bary");
 		first = false;
 	}
-	if (i->opc == OPC_META_SPLIT || (i->off && op->cat == 6)) {
+	if (i->opc == OPC_META_SPLIT || i->opc == OPC_META_TEX_PREFETCH || (i->off && op->cat == 6)) {
 		strbuf_addf(sb, "%soff=%d", first ? " " : ", ", i->off);
 		first = false;
 	}
-	if (op->cat == 5 && i->ndst) {
+	if ((op->cat == 5 || i->opc == OPC_META_TEX_PREFETCH) && i->ndst) {
 		strbuf_addf(sb, "%ss#%u, t#%u", first ? " " : ", ", i->samp, i->tex);
 		first = false;
 	}

@@ -618,6 +618,12 @@ static void handle_pcopy(struct ra_ctx *c, struct ir3_instruction *i)
 	assign_srcs(c, i);
 }
 
+/* Values in registers when the shader starts: inputs and prefetches. */
+static bool is_start_value(const struct ir3_instruction *i)
+{
+	return i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH;
+}
+
 static void handle_input(struct ra_ctx *c, struct ir3_instruction *i, bool precolored)
 {
 	struct ir3_register *d = i->dsts[0];
@@ -829,13 +835,18 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 	}
 	c->touched.len = 0;
 
-	/* inputs (the first block): precoloured ones before the others */
+	/* inputs (the first block): precoloured ones before the others, then
+	 * the texture prefetch results, which the hardware also writes before
+	 * the shader starts: none takes the registers of another */
 	for (int pass = 1; pass >= 0; pass--)
 		foreach_instr(i, b) {
 			if (i->opc != OPC_META_INPUT)
 				continue;
 			handle_input(c, i, pass);
 		}
+	foreach_instr(i, b)
+		if (i->opc == OPC_META_TEX_PREFETCH)
+			handle_input(c, i, false);
 	handle_live_ins(c, b);
 	handle_phis(c, b);
 	live_in_moves(c, b);
@@ -848,6 +859,11 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 			assign_phi(i);
 			break;
 		case OPC_META_INPUT:
+			if (i->dsts[0]->flags & IR3_REG_UNUSED)
+				remove_val(c, val(c, i->dsts[0]));
+			break;
+		case OPC_META_TEX_PREFETCH:
+			assign_srcs(c, i);
 			if (i->dsts[0]->flags & IR3_REG_UNUSED)
 				remove_val(c, val(c, i->dsts[0]));
 			break;
@@ -1001,10 +1017,10 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 				live[name] = true;
 			}
 		}
-		/* the inputs are all live at the start, used or not (RA places them
-		 * all before anything else) */
+		/* the inputs and texture prefetch results are all live at the
+		 * start, used or not (RA places them all before anything else) */
 		struct ir3_instruction *first = b->first;
-		while (first && first->opc == OPC_META_INPUT) {
+		while (first && is_start_value(first)) {
 			pressure_add(&p, first->dsts[0], 1);
 			live[first->dsts[0]->name] = true;
 			first = first->next;
@@ -1013,6 +1029,15 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 			if (i->dsts[0]->flags & IR3_REG_UNUSED) {
 				pressure_add(&p, i->dsts[0], -1);
 				live[i->dsts[0]->name] = false;
+			}
+		/* a prefetch's source (the barycentrics) may die at it */
+		for (struct ir3_instruction *i = b->first; i != first; i = i->next)
+			for (unsigned n = 0; n < i->nsrc; n++) {
+				struct ir3_register *s = i->srcs[n];
+				if (ir3_ra_src(s) && (s->flags & IR3_REG_FIRST_KILL) && live[s->def->name]) {
+					pressure_add(&p, s->def, -1);
+					live[s->def->name] = false;
+				}
 			}
 		for (struct ir3_instruction *i = first; i; i = i->next) {
 			/* A dying source that shares its registers with another live

@@ -2,8 +2,9 @@
  * Pre-RA list scheduler, one block at a time over a dependency DAG, with
  * Mesa's ir3_sched.c policy (targets.md §2.2 step 9):
  *
- *  0. Phis and inputs lead the block, in their order, outside the DAG
- *     (Mesa schedules every meta:input first).
+ *  0. Phis, inputs and then texture prefetches lead the block, in their
+ *     order, outside the DAG (Mesa schedules every meta:input first, then
+ *     every meta:tex_prefetch).
  *  1. Meta instructions other than collect go first (splits: a split lets
  *     RA reuse the vector's registers as soon as possible), the longest
  *     critical path first.
@@ -109,6 +110,12 @@ struct sched_ctx {
 	unsigned live_preds;
 };
 
+/* Phis, inputs and texture prefetches lead the block outside the DAG. */
+static bool stays_first(const struct ir3_instruction *i)
+{
+	return i->opc == OPC_META_PHI || i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH;
+}
+
 static struct sched_node *node_of(const struct ir3_instruction *i)
 {
 	return i ? i->data : NULL;
@@ -116,8 +123,7 @@ static struct sched_node *node_of(const struct ir3_instruction *i)
 
 static bool in_block(struct sched_ctx *c, const struct ir3_instruction *i)
 {
-	return i && i->block == c->block && i->data && i->opc != OPC_META_PHI &&
-	       i->opc != OPC_META_INPUT;
+	return i && i->block == c->block && i->data && !stays_first(i);
 }
 
 static void add_edge(struct sched_node *from, struct sched_node *to, unsigned delay)
@@ -307,7 +313,7 @@ static void build_dag(struct sched_ctx *c)
 	foreach_instr(i, c->block)
 		i->data = NULL;
 	foreach_instr(i, c->block)
-		if (i->opc != OPC_META_PHI && i->opc != OPC_META_INPUT)
+		if (!stays_first(i))
 			new_node(c, i);
 	for (size_t k = 0; k < c->nodes.len; k++) {
 		struct sched_node *n = c->nodes.data[k];
@@ -808,7 +814,7 @@ static void sched_block(struct sched_ctx *c, struct ir3_block *b)
 	 * chosen */
 	for (struct ir3_instruction *i = b->first, *next; i; i = next) {
 		next = i->next;
-		if (i->opc != OPC_META_PHI && i->opc != OPC_META_INPUT)
+		if (!stays_first(i))
 			ir3_instr_remove(i);
 	}
 
