@@ -6,6 +6,7 @@
 #   make SANITIZE=1 check the same under AddressSanitizer + UBSan (objects in build-san/)
 #   make bench            benchmarks (bench/)
 #   make corpus-check     every unit of ../shared/corpus through the front end
+#   make ir3-check        every unit of ../shared/corpus through the ir3 backend, verified
 #   make nightly-demo     two small histories of the bundled corpus, and their reports
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
@@ -69,7 +70,7 @@ CORPUS_CHECK := $(BUILD)/corpus-check
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
                        $(CHECK_SRC))
 
-.PHONY: all deps run check bench corpus-check nightly-demo clean install FORCE
+.PHONY: all deps run check bench corpus-check ir3-check nightly-demo clean install FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -165,6 +166,13 @@ bench: deps all $(BENCH_BINS)
 # fails when a unit crashes or hangs.  CORPUS_CHECK_OPTS=-v lists every failure.
 corpus-check: deps all $(CORPUS_CHECK)
 	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) $(SHARED)/corpus
+
+# Each corpus unit through the ir3 backend for every target with both
+# verifiers; fails when a target compiles less than 99% of the units that
+# reach it (failures grouped by reason).
+ir3-check: deps all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  tests/corpus/ir3-check.sh
 
 # Six "nights" of the bundled corpus, with shdb's compiler and with a stand-in
 # (reports/nightly-demo.sh says what each shows), rendered by shdb report.

@@ -131,7 +131,8 @@ static int compile_target(const char *name, struct shader *s, const struct compi
 	}
 	/* add_result may have moved: find it again */
 	r = &out->results.data[out->results.len - 1];
-	r->time_us = shared_us + (now_us() - t0);
+	r->backend_us = now_us() - t0;
+	r->time_us = shared_us + r->backend_us;
 	return ret;
 }
 

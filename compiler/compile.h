@@ -92,6 +92,7 @@ struct compile_result {
 	char *ir;			/* IR text (and --print-after dumps), when asked */
 	char *disasm;			/* backend disassembly, when asked */
 	uint64_t time_us;
+	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
 };
 
 struct compile_output {

@@ -40,6 +40,7 @@ static const char usage[] =
 	"  --stat-pattern REGEX  statistics from the named groups of REGEX's matches\n"
 	"                        in CMD's output (repeatable)\n"
 	"  --passes LIST         optimisation pipeline, as for shdb compile ('none' or names)\n"
+	"  --verify              run the backend's independent verifiers on every result\n"
 	"  --max-jobs-per-worker N  a fresh worker process after N files (default 1000)\n"
 	"Output:\n"
 	"  -o, --output DIR      the run folder (required)\n"
@@ -61,6 +62,7 @@ enum {
 	OPT_TIMEOUT, OPT_COMPILER, OPT_PRESET, OPT_STAT_PATTERN, OPT_PER_WORKER, OPT_LABEL,
 	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS, OPT_KEEP_ASM,
 	OPT_PASSES,
+	OPT_VERIFY,
 };
 
 static void parse_shard(struct run_config *c, const char *arg)
@@ -125,6 +127,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		{ "label", required_argument, NULL, OPT_LABEL },
 		{ "keep-asm", no_argument, NULL, OPT_KEEP_ASM },
 		{ "passes", required_argument, NULL, OPT_PASSES },
+		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "merge", no_argument, NULL, OPT_MERGE },
@@ -167,6 +170,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		case OPT_LABEL: c->label = optarg; break;
 		case OPT_KEEP_ASM: c->keep_asm = true; break;
 		case OPT_PASSES: c->opts.passes = optarg; break;
+		case OPT_VERIFY: c->opts.verify = true; break;
 		case OPT_RESUME: c->resume = true; break;
 		case OPT_FORCE: c->force = true; break;
 		case OPT_MERGE: c->merge = true; break;
@@ -195,6 +199,8 @@ static void check_options(struct run_config *c)
 		die("--compiler-preset and --stat-pattern need --compiler");
 	if (c->opts.passes && c->compiler)
 		die("--passes is for shdb's own compiler, not --compiler");
+	if (c->opts.verify && c->compiler)
+		die("--verify is for shdb's own compiler, not --compiler");
 	struct strbuf err = STRBUF_INIT;
 	if (!pipeline_check_names(c->opts.passes, NULL, &err))
 		die("%s", err.buf);

@@ -59,6 +59,13 @@ test_expect 'shdb run records ir3 statistics for .ir inputs' '
 	grep -q "\"inst\":" res/stats.jsonl
 '
 
+test_expect 'shdb run --verify runs both verifiers on every result' '
+	mkdir vin && cp $IN/fs-loop.ir $IN/tcs.ir vin/ &&
+	$SHDB run -q -j1 --verify -o vres -t a306,a630 vin >/dev/null 2>&1 &&
+	test $(grep -c "\"status\":\"ok\"" vres/stats.jsonl) = 4 &&
+	grep -q "\"verify\": true" vres/run.json
+'
+
 printf "#version 450\nlayout(location=0) out vec4 c;\nvoid main(){c=vec4(1.0);}\n" >x.frag
 if $SHDB compile --emit=ir x.frag >/dev/null 2>err; then
 	test_expect 'GLSL input compiles for a630' '

@@ -1,0 +1,157 @@
+#!/usr/bin/perl
+# Our ir3 model against Mesa 24.3's real ir3 on the same corpus units.
+#
+#   mesa-compare.pl compare  MANIFEST MESA_TSV STATS.jsonl   per GPU and statistic
+#   mesa-compare.pl coverage MANIFEST MESA_TSV STATS.jsonl   per target: ok, failures
+#
+# STATS.jsonl is `shdb run`'s over ../shared/corpus with that manifest;
+# MESA_TSV is ../shared/reference/mesa-ir3-dev.tsv (one row per unit and GPU,
+# Mesa's shader-db fields).  Units are matched by file and stage: the
+# manifest's repo "owner/name" is Mesa's prefix and our folder owner-name/.
+#
+# compare: over the units both compilers compiled, for each statistic the
+# totals (ours, Mesa's, their ratio), the median per-shader ratio ours/Mesa
+# (shaders where Mesa's value is not 0) and the share of shaders within
+# ±10% of Mesa's value (equal when Mesa's is 0).
+#
+# coverage: for every target, the units that reached the backend (a record
+# naming the target: the front end and the optimiser made valid IR), how
+# many compiled, and the failures grouped by message (numbers and quoted
+# names folded).  Exit status 1 when a target compiles less than
+# $MIN_SHARE of them (default 0.99).
+use strict;
+use warnings;
+use JSON::PP;
+
+my ($mode, $manifest, $mesa_tsv, $stats) = @ARGV;
+die "usage: $0 compare|coverage MANIFEST MESA_TSV STATS.jsonl\n"
+	unless $stats && ($mode eq 'compare' || $mode eq 'coverage');
+
+my %short = (vertex => 'vert', fragment => 'frag', compute => 'comp', geometry => 'geom',
+	     tess_ctrl => 'tesc', tess_eval => 'tese');
+# our JSON keys => Mesa's columns
+my @stats = (
+	[inst => 'inst'], [nops => 'nops'], [mov => 'mov'], [cov => 'cov'],
+	[dwords => 'dwords'], [last_baryf => 'last-baryf'], [last_helper => 'last-helper'],
+	[half => 'half'], [full => 'full'], [constlen => 'constlen'],
+	(map { ["cat$_" => "cat$_"] } 0 .. 7), [stp => 'stp'], [ldp => 'ldp'],
+	[sstall => 'sstall'], [ss => 'ss'], [systall => 'systall'], [sy => 'sy'],
+	[waves => 'waves'], [loops => 'loops'],
+);
+
+# Mesa's "owner/name/path" => our "owner-name/path"
+my %ours_of;
+{
+	open my $f, '<', $manifest or die "$manifest: $!\n";
+	my @h = split /\t/, scalar <$f>;
+	chomp @h;
+	my %col = map { $h[$_] => $_ } 0 .. $#h;
+	while (<$f>) {
+		chomp;
+		my @c = split /\t/;
+		my ($repo, $path) = ($c[$col{repo}], $c[$col{path}]);
+		next unless defined $repo && defined $path;
+		(my $dir = $repo) =~ s{/}{-}g;
+		$ours_of{"$repo/$path"} = "$dir/$path";
+	}
+}
+
+# Mesa: "path\tstage\tgpu" => { status, stats }
+my (%mesa, %mesa_gpus);
+{
+	open my $f, '<', $mesa_tsv or die "$mesa_tsv: $!\n";
+	my @h = split /\t/, scalar <$f>;
+	chomp @h;
+	my %col = map { $h[$_] => $_ } 0 .. $#h;
+	while (<$f>) {
+		chomp;
+		my @c = split /\t/, $_, -1;
+		my $ours = $ours_of{$c[$col{file}]} // next;
+		my %v = map { $_->[0] => $c[$col{$_->[1]}] } @stats;
+		$mesa{"$ours\t$c[$col{stage}]\ta$c[$col{gpu}]"} = { ok => $c[$col{status}] eq 'ok', v => \%v };
+		$mesa_gpus{"a$c[$col{gpu}]"} = 1;
+	}
+}
+
+# ours: the same keys; records without a target did not reach the backend
+my (%ours, %targets, %front_fail);
+{
+	open my $f, '<', $stats or die "$stats: $!\n";
+	my $json = JSON::PP->new;
+	while (<$f>) {
+		my $r = $json->decode($_);
+		(my $path = $r->{path}) =~ s{^.*?/corpus/}{};
+		my $stage = $short{$r->{stage}} // $r->{stage};
+		if (!defined $r->{target}) {
+			$front_fail{"$path\t$stage"} = $r->{message};
+			next;
+		}
+		$targets{$r->{target}} = 1;
+		$ours{"$path\t$stage\t$r->{target}"} = { status => $r->{status},
+			message => $r->{message}, v => $r->{stats} };
+	}
+}
+
+sub by_target { my ($a, $b) = @_; ($a =~ /(\d+)/)[0] <=> ($b =~ /(\d+)/)[0] }
+
+sub median {
+	my @s = sort { $a <=> $b } @_;
+	return @s ? ($s[$#s / 2] + $s[@s / 2]) / 2 : 0;
+}
+
+sub compare {
+	for my $gpu (sort { by_target($a, $b) } grep { $targets{$_} } keys %mesa_gpus) {
+		my @both = grep { $ours{$_}{status} eq 'ok' && $mesa{$_} && $mesa{$_}{ok} }
+			grep { /\t\Q$gpu\E$/ } keys %ours;
+		my $mesa_ok = grep { /\t\Q$gpu\E$/ && $mesa{$_}{ok} } keys %mesa;
+		my $ours_ok = grep { /\t\Q$gpu\E$/ && $ours{$_}{status} eq 'ok' } keys %ours;
+		printf "%s: %d units compiled by both (Mesa %d, ours %d)\n", $gpu, scalar @both,
+			$mesa_ok, $ours_ok;
+		printf "  %-12s %11s %11s %7s %7s %6s\n", 'stat', 'ours', 'mesa', 'ratio', 'median', '±10%';
+		for my $s (@stats) {
+			my $k = $s->[0];
+			my ($to, $tm, $within, @ratios) = (0, 0, 0);
+			for my $u (@both) {
+				my ($o, $m) = ($ours{$u}{v}{$k} // 0, $mesa{$u}{v}{$k} // 0);
+				$to += $o;
+				$tm += $m;
+				push @ratios, $o / $m if $m;
+				$within++ if $m ? abs($o - $m) <= 0.1 * $m : $o == 0;
+			}
+			printf "  %-12s %11d %11d %7s %7.3f %5.1f%%\n", $k, $to, $tm,
+				$tm ? sprintf('%.3f', $to / $tm) : '-', median(@ratios),
+				@both ? 100 * $within / @both : 0;
+		}
+		print "\n";
+	}
+}
+
+sub reason {
+	my ($m) = @_;
+	$m //= '';
+	$m =~ s/'[^']*'/'X'/g unless $m =~ /^unsupported (ALU op|intrinsic|64-bit)/;
+	$m =~ s/\b\d+\b/N/g;
+	return $m;
+}
+
+sub coverage {
+	my $fail = 0;
+	my $min = $ENV{MIN_SHARE} // 0.99;
+	printf "%d units stopped before the backend (front end or IR)\n", scalar keys %front_fail;
+	for my $t (sort { by_target($a, $b) } keys %targets) {
+		my @u = grep { /\t\Q$t\E$/ } keys %ours;
+		my @ok = grep { $ours{$_}{status} eq 'ok' } @u;
+		my $share = @u ? @ok / @u : 1;
+		printf "%-5s %5d of %5d units compiled (%.2f%%)%s\n", $t, scalar @ok, scalar @u,
+			100 * $share, $share < $min ? sprintf('  below %.0f%%', 100 * $min) : '';
+		$fail = 1 if $share < $min;
+		my %why;
+		$why{"$ours{$_}{status}: " . reason($ours{$_}{message})}++
+			for grep { $ours{$_}{status} ne 'ok' } @u;
+		printf "        %5d  %s\n", $why{$_}, $_
+			for sort { $why{$b} <=> $why{$a} || $a cmp $b } keys %why;
+	}
+	exit $fail;
+}
+
+$mode eq 'compare' ? compare() : coverage();

@@ -1,0 +1,20 @@
+#!/bin/bash
+# make ir3-check: every unit of ../shared/corpus through the ir3 backend for
+# every target, with both verifiers, then per target how many of the units
+# that reached the backend compiled and why the others failed, grouped
+# (bench/mesa-compare.pl coverage).  Fails when a target compiles less than
+# 99% of them, or when the run itself fails.
+#
+#   IR3_CHECK_RUN=DIR    where the run goes (default $SHDB_BUILD/ir3-check)
+set -eu
+cd "$(dirname "$0")/../.."
+SHARED=${SHDB_SHARED:-../shared}
+if [ ! -d "$SHARED/corpus" ]; then
+	echo "skipped: no $SHARED/corpus"
+	exit 0
+fi
+out=${IR3_CHECK_RUN:-${SHDB_BUILD:-build}/ir3-check}
+"${SHDB:-./shdb}" run -q --force --verify --manifest "$SHARED/corpus/manifest.tsv" \
+	-t all -o "$out" "$SHARED/corpus"
+exec perl bench/mesa-compare.pl coverage "$SHARED/corpus/manifest.tsv" \
+	"$SHARED/reference/mesa-ir3-dev.tsv" "$out/stats.jsonl"
