@@ -7,13 +7,14 @@
  *	                              ir3_nir_lower_tess_ctrl/eval)
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
+ *	lower_fpow … lower_bitfield  (the generic lowerings behind
+ *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
- *	                              lower_* options)
+ *	                              ops ir3 lacks)
+ *	opt_loop                     (ir3_optimize_loop again)
+ *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
  *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; last, so it sees
  *	                              every UBO load)
- *
- * The generic passes Mesa runs here as well (idiv, pow, flrp, fmod, the
- * optimisation loop again) come from compiler/opt when they exist.
  */
 #include "compiler/ir3/ir3_nir.h"
 #include "compiler/opt/opt.h"
@@ -24,6 +25,17 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_con
 	PASS(progress, pl, lower_ir3_tess, t);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_ir3_tex, t);
+	PASS(progress, pl, lower_fpow);
+	PASS(progress, pl, lower_flrp);
+	PASS(progress, pl, lower_fmod);
+	PASS(progress, pl, lower_frem);
+	PASS(progress, pl, lower_idiv);
+	PASS(progress, pl, lower_fdiv);
+	PASS(progress, pl, lower_ffract);
+	PASS(progress, pl, lower_isign);
+	PASS(progress, pl, lower_bitfield);
+	PASS(progress, pl, lower_ir3_alu, t);
+	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);
 	(void)progress;

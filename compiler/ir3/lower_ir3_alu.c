@@ -5,16 +5,13 @@
  *
  *	fdot4 a, b      →  fmul a.x, b.x; ffma a.y, b.y, t; … (fuse_ffma)
  *	ball_fequal3    →  feq per component, iand
- *	fdiv a, b       →  fmul a, frcp b                       (lower_fdiv)
- *	ffract a        →  fsub a, ffloor a                     (lower_ffract)
- *	isign a         →  imax (imin a, 1), -1                 (lower_isign)
  *	fltu/fgeu/…     →  inot of the ordered compare
- *	ubitfield_extract, ibitfield_extract, bitfield_insert → shifts, masks
  *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
  *	pack/unpack_half_2x16, pack/unpack_32_2x16(_split), pack/unpack_64_2x32
  *
- * fpow, flrp, fmod/frem and the integer divisions are the generic lowering
- * passes' (compiler/opt): until they run, selection reports them.
+ * fdiv, ffract, isign, fpow, flrp, fmod/frem, the integer divisions and the
+ * bitfield ops are the generic lowering passes' (compiler/opt), which
+ * ir3_lower_nir runs before this one.
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
@@ -59,33 +56,6 @@ static struct ssa_def *lower_all_any(struct builder *b, struct alu_instr *alu, u
 	return acc;
 }
 
-static struct ssa_def *imm(struct builder *b, int64_t v, struct ssa_def *like)
-{
-	return b_imm_intN(b, v, like->bit_size);
-}
-
-/* ubfe/ibfe(v, off, bits): 0 when bits == 0, else the field shifted down. */
-static struct ssa_def *lower_bfe(struct builder *b, struct alu_instr *alu, bool sign)
-{
-	struct ssa_def *v = src(b, alu, 0), *off = src(b, alu, 1), *bits = src(b, alu, 2);
-	struct ssa_def *w = imm(b, v->bit_size, bits);
-	struct ssa_def *left = b_isub(b, b_isub(b, w, bits), off);
-	struct ssa_def *shl = b_ishl(b, v, left);
-	struct ssa_def *r = sign ? b_ishr(b, shl, b_isub(b, w, bits)) : b_ushr(b, shl, b_isub(b, w, bits));
-	return b_bcsel(b, b_ieq(b, bits, imm(b, 0, bits)), imm(b, 0, v), r);
-}
-
-/* bfi(base, insert, off, bits) = bits == 32 ? insert
- *	: (base & ~mask) | ((insert << off) & mask), mask = ((1 << bits) - 1) << off */
-static struct ssa_def *lower_bfi(struct builder *b, struct alu_instr *alu)
-{
-	struct ssa_def *base = src(b, alu, 0), *ins = src(b, alu, 1);
-	struct ssa_def *off = src(b, alu, 2), *bits = src(b, alu, 3);
-	struct ssa_def *mask = b_ishl(b, b_isub(b, b_ishl(b, imm(b, 1, base), bits), imm(b, 1, base)), off);
-	struct ssa_def *r = b_ior(b, b_iand(b, base, b_inot(b, mask)), b_iand(b, b_ishl(b, ins, off), mask));
-	return b_bcsel(b, b_ieq(b, bits, imm(b, base->bit_size, bits)), ins, r);
-}
-
 static struct ssa_def *lower_extract(struct builder *b, struct alu_instr *alu, unsigned width,
 				     bool sign)
 {
@@ -125,15 +95,6 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 	case OP_bany_inequal2: return lower_all_any(b, alu, 2, OP_ine, OP_ior);
 	case OP_bany_inequal3: return lower_all_any(b, alu, 3, OP_ine, OP_ior);
 	case OP_bany_inequal4: return lower_all_any(b, alu, 4, OP_ine, OP_ior);
-	case OP_fdiv: return b_fmul(b, src(b, alu, 0), b_frcp(b, src(b, alu, 1)));
-	case OP_ffract: {
-		struct ssa_def *x = src(b, alu, 0);
-		return b_fsub(b, x, b_ffloor(b, x));
-	}
-	case OP_isign: {
-		struct ssa_def *x = src(b, alu, 0);
-		return b_imax(b, b_imin(b, x, imm(b, 1, x)), imm(b, -1, x));
-	}
 	case OP_fltu: return b_inot(b, b_fge(b, src(b, alu, 0), src(b, alu, 1)));
 	case OP_fgeu: return b_inot(b, b_flt(b, src(b, alu, 0), src(b, alu, 1)));
 	case OP_fneo: case OP_fequ: {
@@ -146,9 +107,6 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 		struct ssa_def *o = b_iand(b, b_feq(b, x, x), b_feq(b, y, y));
 		return alu->op == OP_ford ? o : b_inot(b, o);
 	}
-	case OP_ubitfield_extract: return lower_bfe(b, alu, false);
-	case OP_ibitfield_extract: return lower_bfe(b, alu, true);
-	case OP_bitfield_insert: return lower_bfi(b, alu);
 	case OP_uadd_carry: {
 		struct ssa_def *x = src(b, alu, 0);
 		return b_b2i32(b, b_ult(b, b_iadd(b, x, src(b, alu, 1)), x));
