@@ -184,6 +184,9 @@ static bool fold_const_or_imm(struct cp_ctx *c, struct ir3_instruction *i, unsig
 	if (src->flags & IR3_REG_CONST) {
 		if ((src->flags & IR3_REG_RELATIV) && i->address && i->address != mov->address)
 			return false;
+		/* a0.x is set per block: a relative read stays in its mova's block */
+		if ((src->flags & IR3_REG_RELATIV) && mov->block != i->block)
+			return false;
 		/* a hardware quirk: relative const with offset 0 in cat3 src2 */
 		if (ir3_cat(i) == 3 && n == 2 && (src->flags & IR3_REG_RELATIV) && src->rel_offset == 0)
 			return false;

@@ -59,8 +59,16 @@ struct isel {
 	unsigned *inloc;		/* FS: the varying location of input decl × 4 */
 	unsigned *input_mask;		/* by input decl: the components load_input reads */
 
-	/* outputs: the value last stored, by output decl × 4 components */
-	struct ir3_register **output_vals;
+	/* outputs, per exit (a block before the end): the value last stored
+	 * by output slot × 4 components; slots number the declarations'
+	 * elements in order (output_slot) */
+	unsigned *output_slot;		/* by output decl: its first slot */
+	unsigned num_output_slots;
+	struct isel_exit {
+		struct ir3_block *block;
+		struct ir3_register **vals;
+	} *exits;
+	unsigned num_exits;
 };
 
 /* Fail the shader with a message (the first one wins). */

@@ -92,7 +92,12 @@ void isel_setup_inputs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
 	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, n * 4 + 4);
-	c->output_vals = arena_array(c->ir->arena, struct ir3_register *, c->s->num_outputs * 4 + 4);
+	c->output_slot = arena_array(c->ir->arena, unsigned, c->s->num_outputs + 1);
+	for (unsigned o = 0; o < c->s->num_outputs; o++) {
+		c->output_slot[o] = c->num_output_slots;
+		c->num_output_slots += decl_num_slots(c->s->outputs[o]->array_size);
+	}
+	c->exits = arena_array(c->ir->arena, struct isel_exit, c->s->fn->num_blocks + 1);
 	c->input_mask = arena_array(c->ir->arena, unsigned, n + 1);
 	memset(c->input_mask, 0, sizeof(unsigned) * (n + 1));
 	inputs_read(c, c->input_mask);
@@ -172,64 +177,109 @@ static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
 /* ------------------------------------------------------------------ */
 /* outputs */
 
+/* The outputs of the exit the current block is (created on first use). */
+static struct ir3_register **exit_vals(struct isel *c)
+{
+	for (unsigned k = 0; k < c->num_exits; k++)
+		if (c->exits[k].block == c->b.block)
+			return c->exits[k].vals;
+	struct isel_exit *x = &c->exits[c->num_exits++];
+	x->block = c->b.block;
+	x->vals = arena_array(c->ir->arena, struct ir3_register *, c->num_output_slots * 4 + 4);
+	memset(x->vals, 0, sizeof(*x->vals) * (c->num_output_slots * 4 + 4));
+	return x->vals;
+}
+
+/* After lower_ir3_io_temps, outputs are stored only in the blocks that end
+ * the shader, at constant slots. */
 static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
 {
 	uint32_t off;
-	if (!isel_src_const(&intr->src[1], 0, &off)) {
-		isel_error(c, "indirect store_output is not supported");
-		return;
-	}
 	struct block *blk = intr->instr.block;
-	if (!block_dominates(blk, c->s->fn->end_block)) {
-		isel_error(c, "store_output in a conditional block is not supported "
-			   "(outputs must be written where they dominate the end)");
+	if (!isel_src_const(&intr->src[1], 0, &off) || !block_has_pred(c->s->fn->end_block, blk)) {
+		isel_error(c, "internal error: store_output left by lower_ir3_io_temps");
 		return;
 	}
-	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base) + off;
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
 	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
-	if (base >= c->s->num_outputs) {
-		/* an element of an output array: outputs are per declaration here */
-		isel_error(c, "store_output to an output array element is not supported");
+	if (base >= c->s->num_outputs || off >= decl_num_slots(c->s->outputs[base]->array_size)) {
+		isel_error(c, "store_output to an output the shader does not declare");
 		return;
 	}
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	struct ir3_register **out = exit_vals(c) + (c->output_slot[base] + off) * 4;
 	for (unsigned k = 0; k < intr->num_components && comp + k < 4; k++)
 		if (mask & (1u << k))
-			c->output_vals[base * 4 + comp + k] = v[k];
+			out[comp + k] = v[k];
 }
 
-/* `end` reads each output as a vector of its components (Mesa's output
- * collects: an output takes consecutive registers, so a value written to
- * two components, or components from different places, costs movs); a
- * hole below the last component written reads 0.  FS colour outputs
- * carry their rtN slot (alias.rt). */
+/* One value per output component at the end: the exit's, or a phi of the
+ * exits' (a zero where an exit left it unwritten). */
+static struct ir3_register **end_values(struct isel *c)
+{
+	unsigned n = c->num_output_slots * 4;
+	if (c->num_exits <= 1)
+		return c->num_exits ? c->exits[0].vals
+				    : arena_array(c->ir->arena, struct ir3_register *, n + 4);
+	struct ir3_register **v = arena_array(c->ir->arena, struct ir3_register *, n + 4);
+	struct ir3_block *end = c->b.block;
+	for (unsigned k = 0; k < n; k++) {
+		v[k] = NULL;
+		struct ir3_register *any = NULL;
+		for (unsigned x = 0; x < c->num_exits; x++)
+			any = any ? any : c->exits[x].vals[k];
+		if (!any)
+			continue;
+		v[k] = ir3_b_phi(end, any->flags & IR3_REG_HALF, 1);
+		for (unsigned x = 0; x < c->num_exits; x++) {
+			struct ir3_register *e = c->exits[x].vals[k];
+			if (!e) {
+				struct ir3_builder b = ir3_builder_at_end(c->exits[x].block);
+				struct ir3_instruction *t = ir3_block_terminator(c->exits[x].block);
+				b.before = t;
+				e = ir3_b_imm(&b, (any->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32, 0);
+			}
+			ir3_phi_add_src(v[k], c->exits[x].block, e);
+		}
+	}
+	return v;
+}
+
+/* `end` reads each output slot as a vector of its components (Mesa's
+ * output collects: an output takes consecutive registers, so a value
+ * written to two components, or components from different places, costs
+ * movs); a hole below the last component written reads 0.  FS colour
+ * outputs carry their rtN slot (alias.rt). */
 void isel_emit_end(struct isel *c)
 {
 	struct ir3_register *srcs[ISEL_MAX_OUTPUT_SLOTS];
 	int slots[ISEL_MAX_OUTPUT_SLOTS];
 	unsigned n = 0;
-	for (unsigned o = 0; o < c->s->num_outputs && n < ISEL_MAX_OUTPUT_SLOTS; o++) {
+	struct ir3_register **vals = end_values(c);
+	for (unsigned o = 0; o < c->s->num_outputs; o++) {
 		const struct io_decl *d = c->s->outputs[o];
-		struct ir3_register **v = &c->output_vals[o * 4];
-		unsigned ncomp = 0;
-		for (unsigned k = 0; k < 4; k++)
-			if (v[k])
-				ncomp = k + 1;
-		if (!ncomp)
-			continue;
-		struct ir3_register *comps[4];
-		bool half = false;
-		for (unsigned k = 0; k < ncomp; k++)
-			half |= v[k] && (v[k]->flags & IR3_REG_HALF);
-		for (unsigned k = 0; k < ncomp; k++)
-			comps[k] = v[k] ? isel_resize(c, v[k], half) : isel_imm(c, 0, half);
-		int slot = -1;
-		if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
-		    d->location >= 0 && d->location < 8)
-			slot = d->location * 4;
-		srcs[n] = isel_collect(c, comps, ncomp);
-		slots[n++] = slot;
+		for (unsigned e = 0; e < decl_num_slots(d->array_size) && n < ISEL_MAX_OUTPUT_SLOTS; e++) {
+			struct ir3_register **v = &vals[(c->output_slot[o] + e) * 4];
+			unsigned ncomp = 0;
+			for (unsigned k = 0; k < 4; k++)
+				if (v[k])
+					ncomp = k + 1;
+			if (!ncomp)
+				continue;
+			struct ir3_register *comps[4];
+			bool half = false;
+			for (unsigned k = 0; k < ncomp; k++)
+				half |= v[k] && (v[k]->flags & IR3_REG_HALF);
+			for (unsigned k = 0; k < ncomp; k++)
+				comps[k] = v[k] ? isel_resize(c, v[k], half) : isel_imm(c, 0, half);
+			int slot = -1;
+			if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
+			    d->location >= 0 && d->location + (int)e < 8)
+				slot = (d->location + (int)e) * 4;
+			srcs[n] = isel_collect(c, comps, ncomp);
+			slots[n++] = slot;
+		}
 	}
 	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
 	for (unsigned k = 0; k < n; k++)

@@ -5,6 +5,13 @@
  *
  *	lower_ir3_tess               (ir3_nir_lower_to_explicit_input,
  *	                              ir3_nir_lower_tess_ctrl/eval)
+ *	lower_ir3_gs                 (ir3_nir_lower_gs)
+ *	lower_ir3_io_temps           (nir_lower_io_to_temporaries, outputs)
+ *	lower_vars_to_ssa            (the temporaries become SSA values)
+ *	lower_ir3_large_constants    (nir_opt_large_constants +
+ *	                              ir3_nir_lower_load_constant)
+ *	lower_ir3_locals             (nir_lower_vars_to_scratch; selects on
+ *	                              a3xx/a4xx), lower_vars_to_ssa again
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
  *	lower_fpow … lower_bitfield  (the generic lowerings behind
@@ -23,6 +30,12 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_con
 {
 	bool progress = false;
 	PASS(progress, pl, lower_ir3_tess, t);
+	PASS(progress, pl, lower_ir3_gs, t);
+	PASS(progress, pl, lower_ir3_io_temps, t);
+	PASS(progress, pl, lower_vars_to_ssa);
+	PASS(progress, pl, lower_ir3_large_constants, t, layout);
+	PASS(progress, pl, lower_ir3_locals, t);
+	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_fpow);

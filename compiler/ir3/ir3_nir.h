@@ -65,6 +65,10 @@ struct ir3_const_layout {
 	unsigned primitive_param_vec4;	/* IR3_PP_* dwords */
 	unsigned primitive_map_vec4;	/* the producer's slot locations */
 	unsigned size_vec4;		/* const_size: everything before the immediates */
+	/* the constant data UBO (lower_ir3_large_constants), -1 none: loads
+	 * at dynamic offsets push its whole range */
+	int const_data_slot;
+	unsigned const_data_size;
 };
 
 /* Driver params (Mesa's IR3_DP_*), dword offsets from driver_vec4. */
@@ -95,6 +99,17 @@ bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t);
 /* txp, the array index + 0.5 on a4xx+, explicit lod for txf
  * (lower_ir3_tex.c). */
 bool lower_ir3_tex(struct shader *s, const struct ir3_info *t);
+/* Geometry shader emission: one vertex per fibre (lower_ir3_gs.c). */
+bool lower_ir3_gs(struct shader *s, const struct ir3_info *t);
+/* Constant local arrays to a constant data UBO (lower_ir3_large_constants.c);
+ * sets layout's const_data_*. */
+bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
+			       struct ir3_const_layout *layout);
+/* Dynamically indexed local arrays to scratch (a5xx+) or selects
+ * (lower_ir3_locals.c). */
+bool lower_ir3_locals(struct shader *s, const struct ir3_info *t);
+/* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
+bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *t);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */
 bool lower_ir3_tess(struct shader *s, const struct ir3_info *t);
 /* UBO ranges to the const file, and the const-file layout

@@ -30,11 +30,22 @@ static bool const_src(struct src *s, uint32_t *v)
 	return true;
 }
 
-/* The range a direct load needs, or false. */
-static bool load_range(struct intrinsic_instr *intr, unsigned *slot, unsigned *start, unsigned *end)
+/* The range a direct load needs, or false; the constant data's loads need
+ * the whole of it, whatever their offset (Mesa knows a load_constant's
+ * range). */
+static bool load_range(const struct ir3_const_layout *l, struct intrinsic_instr *intr,
+		       unsigned *slot, unsigned *start, unsigned *end)
 {
 	uint32_t s, o;
-	if (intr->op != INTR_load_ubo || !const_src(&intr->src[0], &s) || !const_src(&intr->src[1], &o))
+	if (intr->op != INTR_load_ubo || !const_src(&intr->src[0], &s))
+		return false;
+	if ((int)s == l->const_data_slot && !const_src(&intr->src[1], &o)) {
+		*slot = s;
+		*start = 0;
+		*end = (l->const_data_size + 15) & ~15u;
+		return true;
+	}
+	if (!const_src(&intr->src[1], &o))
 		return false;
 	unsigned bytes = intr->num_components * intr->def.bit_size / 8;
 	*slot = s;
@@ -163,14 +174,18 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
 			if (intr->op == INTR_load_push_constant) {
 				base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 				off = intr->src[0].ssa;
-			} else if (load_range(intr, &slot, &start, &end)) {
+			} else if (load_range(l, intr, &slot, &start, &end)) {
 				const struct ir3_ubo_range *r = find(l, slot, start, end);
 				uint32_t o = 0;
 				if (!r)
 					continue;
-				const_src(&intr->src[1], &o);
-				base = r->offset + (o - r->start);
-				off = b_imm_int(&b, 0);
+				if (const_src(&intr->src[1], &o)) {
+					base = r->offset + (o - r->start);
+					off = b_imm_int(&b, 0);
+				} else {
+					base = r->offset - r->start;
+					off = intr->src[1].ssa;
+				}
 			} else {
 				continue;
 			}
@@ -186,12 +201,16 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
 bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
 				struct ir3_const_layout *l)
 {
+	int cd_slot = l->const_data_slot;
+	unsigned cd_size = l->const_data_size;
 	memset(l, 0, sizeof(*l));
+	l->const_data_slot = cd_slot;
+	l->const_data_size = cd_size;
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			unsigned slot, start, end;
 			if (in->type == INSTR_intrinsic &&
-			    load_range(instr_as_intrinsic(in), &slot, &start, &end))
+			    load_range(l, instr_as_intrinsic(in), &slot, &start, &end))
 				add_range(l, slot, start, end);
 		}
 	l->num_driver_params = driver_params(s);

@@ -38,7 +38,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 	struct shader *copy = shader_clone(s);
 	struct strbuf dump = STRBUF_INIT, err = STRBUF_INIT;
 	struct pipeline pl;
-	struct ir3_const_layout layout;
+	struct ir3_const_layout layout = { .const_data_slot = -1 };
 	int ret = 0;
 
 	if (pr) {
