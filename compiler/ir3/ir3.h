@@ -136,6 +136,7 @@ enum {
 	IR3_INSTR_NEEDS_HELPERS = 1 << 12,
 	IR3_INSTR_MARK = 1 << 13,	/* scratch for passes */
 	IR3_INSTR_FIXED_SYNC = 1 << 14,	/* selection wants (ss)(sy) here: legalize adds them */
+	IR3_INSTR_S2EN = 1 << 15,	/* cat5 .s2en: sampler and texture from the last source */
 };
 
 enum ir3_type {

@@ -28,7 +28,8 @@
 
 static bool supports_alias_srcs(const struct ir3_instruction *i)
 {
-	return ir3_is_tex(i) && i->ndst && !ir3_has_flag(i, IR3_OP_NOALIAS);
+	return ir3_is_tex(i) && i->ndst && !ir3_has_flag(i, IR3_OP_NOALIAS) &&
+	       !(i->flags & IR3_INSTR_S2EN);
 }
 
 /* The component a vector source stands for, looking through a same-type

@@ -187,6 +187,8 @@ static void cat5(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addstr(sb, ".s");
 	if (i->flags & IR3_INSTR_P)
 		strbuf_addstr(sb, ".p");
+	if (i->flags & IR3_INSTR_S2EN)
+		strbuf_addstr(sb, ".s2en.nonuniform");
 	if (!i->ndst)
 		return;
 	const struct ir3_register *d = i->dsts[0];
@@ -204,6 +206,8 @@ static void cat5(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addstr(sb, ", ");
 		src(sb, i, r);
 	}
+	if (i->flags & IR3_INSTR_S2EN)
+		return;
 	if (uses_samp(i->opc))
 		strbuf_addf(sb, ", s#%u", i->samp);
 	if (uses_tex(i->opc))

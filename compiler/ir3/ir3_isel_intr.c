@@ -454,15 +454,30 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 {
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	struct ir3_register **d = isel_def(c, &intr->def);
-	bool half = intr->def.bit_size == 16;
+	unsigned bits = intr->def.bit_size;
+	bool half = bits == 16;
+	/* 64-bit values are two dwords each (Mesa's ir3_nir_lower_64b_intrinsics) */
+	unsigned n = intr->def.num_components * (bits == 64 ? 2 : 1);
 	uint32_t off;
-	if (intr->def.bit_size != 32 && intr->def.bit_size != 16) {
-		isel_error(c, "load_uniform of %u-bit values is not supported", intr->def.bit_size);
+	bool direct = isel_src_const(&intr->src[0], 0, &off);
+	if (bits == 8 && direct) {
+		/* a byte of the const file: shifted out of its dword */
+		unsigned at = base + off;
+		for (unsigned k = 0; k < intr->def.num_components; k++, at++) {
+			struct ir3_register *w = isel_const(c, at / 4);
+			if (at % 4)
+				w = ir3_b_alu2(&c->b, OPC_SHR_B, w, isel_imm(c, 8 * (at % 4), false));
+			d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, w);
+		}
 		return;
 	}
-	if (isel_src_const(&intr->src[0], 0, &off)) {
+	if (bits == 8) {
+		isel_error(c, "load_uniform of 8-bit values at a dynamic offset is not supported");
+		return;
+	}
+	if (direct) {
 		unsigned comp = (base + off) / 4;
-		for (unsigned k = 0; k < intr->def.num_components; k++) {
+		for (unsigned k = 0; k < n; k++) {
 			d[k] = isel_const(c, comp + k);
 			if (half)
 				d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, d[k]);
@@ -477,7 +492,7 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 	mova->type = mova->dst_type = TYPE_S16;
 	ir3_dst_create(mova, IR3_REG_ADDR, 1);
 	ir3_src_ssa(mova, h, 0);
-	for (unsigned k = 0; k < intr->def.num_components; k++) {
+	for (unsigned k = 0; k < n; k++) {
 		struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOV, 1, 1);
 		i->type = i->dst_type = TYPE_U32;
 		d[k] = ir3_dst_create(i, 0, 1);
@@ -521,12 +536,43 @@ static void emit_ldc(struct isel *c, struct intrinsic_instr *intr, struct ir3_re
 }
 
 /* a3xx–a5xx: ldg from the UBO's address, read from the const file. */
+/* A const-file dword read through a0.x: c<a0.x + n> (the mova of `idx`
+ * times `scale`, Mesa's ir3_get_addr0 + create_uniform_indirect). */
+static struct ir3_instruction *addr0(struct isel *c, struct ir3_register *idx, unsigned scale)
+{
+	if (scale > 1)
+		idx = ir3_b_alu2(&c->b, OPC_MUL_S24, idx, isel_imm(c, scale, false));
+	struct ir3_register *h = ir3_b_cov(&c->b, TYPE_U32, TYPE_S16, idx);
+	struct ir3_instruction *mova = ir3_b_instr(&c->b, OPC_MOVA, 1, 1);
+	mova->type = mova->dst_type = TYPE_S16;
+	ir3_dst_create(mova, IR3_REG_ADDR, 1);
+	ir3_src_ssa(mova, h, 0);
+	return mova;
+}
+
+static struct ir3_register *relative_const(struct isel *c, struct ir3_instruction *mova, unsigned n)
+{
+	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOV, 1, 1);
+	i->type = i->dst_type = TYPE_U32;
+	struct ir3_register *d = ir3_dst_create(i, 0, 1);
+	ir3_src_const(i, 0, IR3_REG_RELATIV)->rel_offset = (int)n;
+	i->address = mova;
+	return d;
+}
+
 static void emit_ubo_ldg(struct isel *c, struct intrinsic_instr *intr, unsigned ubo,
 			 struct ir3_register **d)
 {
 	unsigned ptrsz = c->t->gen >= 5 ? 2 : 1;
 	unsigned ptr = c->cl->ubo_ptr_vec4 * 4 + ubo * ptrsz;
-	struct ir3_register *lo = isel_const(c, ptr);
+	uint32_t cu;
+	struct ir3_instruction *mova = NULL;
+	if (!isel_src_const(&intr->src[0], 0, &cu)) {
+		/* a dynamic buffer index: its address through a0.x */
+		mova = addr0(c, isel_get(c, intr->src[0].ssa)[0], ptrsz);
+		ptr = c->cl->ubo_ptr_vec4 * 4;
+	}
+	struct ir3_register *lo = mova ? relative_const(c, mova, ptr) : isel_const(c, ptr);
 	struct ir3_register *addr = lo;
 	int off = 0;
 	uint32_t coff;
@@ -542,7 +588,9 @@ static void emit_ubo_ldg(struct isel *c, struct intrinsic_instr *intr, unsigned 
 	}
 	if (ptrsz == 2) {
 		struct ir3_register *carry = ir3_b_cmp(&c->b, OPC_CMPS_U, COND_LT, 0, addr, lo);
-		struct ir3_register *hi = ir3_b_alu2(&c->b, OPC_ADD_S, isel_const(c, ptr + 1), carry);
+		struct ir3_register *hi = ir3_b_alu2(&c->b, OPC_ADD_S,
+						     mova ? relative_const(c, mova, ptr + 1)
+							  : isel_const(c, ptr + 1), carry);
 		struct ir3_register *pair[2] = { addr, hi };
 		addr = ir3_b_collect(&c->b, 2, pair);
 	}
@@ -559,10 +607,7 @@ static void emit_ubo_ldg(struct isel *c, struct intrinsic_instr *intr, unsigned 
 static void emit_load_ubo(struct isel *c, struct intrinsic_instr *intr)
 {
 	uint32_t ubo = 0;
-	if (!isel_src_const(&intr->src[0], 0, &ubo) && c->t->gen < 6) {
-		isel_error(c, "load_ubo with a dynamic buffer index is not supported before a6xx");
-		return;
-	}
+	isel_src_const(&intr->src[0], 0, &ubo);
 	if (intr->def.bit_size != 32) {
 		isel_error(c, "load_ubo of %u-bit values is not supported", intr->def.bit_size);
 		return;
@@ -619,24 +664,39 @@ static void split_into(struct isel *c, struct ir3_register *dst, unsigned n, str
 		d[k] = ir3_b_split(&c->b, dst, k);
 }
 
-static bool const_slot(struct isel *c, struct src *src, const char *what, uint32_t *slot)
+/* A buffer or image descriptor slot: an immediate, or — indexed
+ * dynamically — a 16-bit register (Mesa's flat GL-slot model: the IBO
+ * index in a register, nonuniform mode). */
+struct slot {
+	bool direct;
+	uint32_t imm;
+	struct ir3_register *reg;
+};
+
+static struct slot slot_of(struct isel *c, struct src *src)
 {
-	if (isel_src_const(src, 0, slot))
-		return true;
-	isel_error(c, "%s with a dynamic descriptor index is not supported", what);
-	return false;
+	struct slot s = { .direct = isel_src_const(src, 0, &s.imm) };
+	if (!s.direct)
+		s.reg = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, isel_get(c, src->ssa)[0]);
+	return s;
+}
+
+static void slot_src(struct ir3_instruction *i, struct slot s)
+{
+	if (s.direct)
+		ir3_src_imm(i, s.imm, 0);
+	else
+		ir3_src_ssa(i, s.reg, 0);
 }
 
 static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 {
-	uint32_t slot;
-	if (!const_slot(c, &intr->src[0], "load_ssbo", &slot))
-		return;
+	struct slot slot = slot_of(c, &intr->src[0]);
 	unsigned n = intr->def.num_components;
 	bool a6 = c->t->gen >= 6;
 	struct ir3_instruction *i = mem_instr(c, a6 ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));
 	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
-	ir3_src_imm(i, slot, 0);
+	slot_src(i, slot);
 	if (a6)
 		ir3_src_ssa(i, dword_offset(c, &intr->src[1]), 0);
 	else
@@ -658,9 +718,7 @@ static unsigned next_run(unsigned mask, unsigned from, unsigned *len)
 
 static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 {
-	uint32_t slot;
-	if (!const_slot(c, &intr->src[1], "store_ssbo", &slot))
-		return;
+	struct slot slot = slot_of(c, &intr->src[1]);
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
 	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
 	unsigned bytes = intr->src[0].ssa->bit_size / 8;
@@ -680,7 +738,7 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 		}
 		struct ir3_instruction *i = mem_instr(c, a6 ? OPC_STIB : OPC_STGB, 0,
 						      mem_type(intr->src[0].ssa->bit_size));
-		ir3_src_imm(i, slot, 0);
+		slot_src(i, slot);
 		ir3_src_ssa(i, off, 0);
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
 		place(c, i);
@@ -720,7 +778,8 @@ static struct ir3_register *atomic_data(struct isel *c, struct src *data, struct
 }
 
 static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_opc base,
-			int slot, struct ir3_register *addr, struct src *data, struct src *cmp)
+			const struct slot *slot, struct ir3_register *addr, struct src *data,
+			struct src *cmp)
 {
 	enum atomic_op op = (enum atomic_op)intrinsic_get(intr, INTR_IDX_atomic_op);
 	if (intr->def.bit_size != 32) {
@@ -730,8 +789,8 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 	enum ir3_opc opc = atomic_opc(c, op, base);
 	struct ir3_instruction *i = mem_instr(c, opc, 1, atomic_type(op));
 	isel_def(c, &intr->def)[0] = ir3_dst_create(i, 0, 1);
-	if (slot >= 0)
-		ir3_src_imm(i, (uint32_t)slot, 0);
+	if (slot)
+		slot_src(i, *slot);
 	ir3_src_ssa(i, addr, 0);
 	ir3_src_ssa(i, atomic_data(c, data, cmp), 0);
 	place(c, i);
@@ -739,12 +798,10 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 
 static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
 {
-	uint32_t slot;
-	if (!const_slot(c, &intr->src[0], "ssbo_atomic", &slot))
-		return;
+	struct slot slot = slot_of(c, &intr->src[0]);
 	struct ir3_register *off = c->t->gen >= 6 ? dword_offset(c, &intr->src[1])
 						  : isel_get(c, intr->src[1].ssa)[0];
-	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, (int)slot, off, swap ? &intr->src[3] : &intr->src[2],
+	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, off, swap ? &intr->src[3] : &intr->src[2],
 		    swap ? &intr->src[2] : NULL);
 }
 
@@ -785,7 +842,7 @@ static void emit_shared_atomic(struct isel *c, struct intrinsic_instr *intr, boo
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	if (base)
 		addr = ir3_b_alu2(&c->b, OPC_ADD_U, addr, isel_imm(c, base, false));
-	emit_atomic(c, intr, OPC_ATOMIC_ADD, -1, addr, swap ? &intr->src[2] : &intr->src[1],
+	emit_atomic(c, intr, OPC_ATOMIC_ADD, NULL, addr, swap ? &intr->src[2] : &intr->src[1],
 		    swap ? &intr->src[1] : NULL);
 }
 
@@ -837,7 +894,7 @@ static void emit_store_global(struct isel *c, struct intrinsic_instr *intr)
 
 static void emit_global_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
 {
-	emit_atomic(c, intr, OPC_ATOMIC_G_ADD, -1, global_addr(c, &intr->src[0]),
+	emit_atomic(c, intr, OPC_ATOMIC_G_ADD, NULL, global_addr(c, &intr->src[0]),
 		    swap ? &intr->src[2] : &intr->src[1], swap ? &intr->src[1] : NULL);
 }
 
@@ -848,13 +905,13 @@ static struct ir3_register *image_coords(struct isel *c, struct intrinsic_instr 
 	return isel_collect(c, isel_get(c, intr->src[1].ssa), n);
 }
 
-static bool image_slot(struct isel *c, struct intrinsic_instr *intr, uint32_t *slot)
+static bool image_slot(struct isel *c, struct intrinsic_instr *intr, struct slot *slot)
 {
-	if (!const_slot(c, &intr->src[0], "image access", slot))
-		return false;
-	if (intrinsic_has(intr->op, INTR_IDX_image_dim)) {
+	*slot = slot_of(c, &intr->src[0]);
+	if (slot->direct && intrinsic_has(intr->op, INTR_IDX_image_dim)) {
 		enum image_dim dim = (enum image_dim)intrinsic_get(intr, INTR_IDX_image_dim);
-		struct resource_decl *d = shader_find_resource(c->s->images, c->s->num_images, *slot);
+		struct resource_decl *d = shader_find_resource(c->s->images, c->s->num_images,
+							       slot->imm);
 		if (d && d->is_ms && dim != DIM_none && intr->op != INTR_image_size) {
 			isel_error(c, "multisampled storage images are not supported");
 			return false;
@@ -865,7 +922,7 @@ static bool image_slot(struct isel *c, struct intrinsic_instr *intr, uint32_t *s
 
 static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 {
-	uint32_t slot;
+	struct slot slot;
 	if (!image_slot(c, intr, &slot))
 		return;
 	switch (intr->op) {
@@ -875,7 +932,7 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		if (intrinsic_get(intr, INTR_IDX_dest_type) == BASE_int)
 			i->type = TYPE_S32;
 		struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
-		ir3_src_imm(i, slot, 0);
+		slot_src(i, slot);
 		ir3_src_ssa(i, image_coords(c, intr), 0);
 		place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
@@ -884,7 +941,7 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_image_store: {
 		unsigned n = intr->num_components ? intr->num_components : 4;
 		struct ir3_instruction *i = mem_instr(c, OPC_STIB, 0, mem_type(intr->src[3].ssa->bit_size));
-		ir3_src_imm(i, slot, 0);
+		slot_src(i, slot);
 		ir3_src_ssa(i, image_coords(c, intr), 0);
 		ir3_src_ssa(i, isel_collect(c, isel_get(c, intr->src[3].ssa), n), 0);
 		place(c, i);
@@ -893,7 +950,7 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_image_atomic:
 	case INTR_image_atomic_swap: {
 		bool swap = intr->op == INTR_image_atomic_swap;
-		emit_atomic(c, intr, OPC_ATOMIC_B_ADD, (int)slot, image_coords(c, intr),
+		emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, image_coords(c, intr),
 			    swap ? &intr->src[4] : &intr->src[3], swap ? &intr->src[3] : NULL);
 		return;
 	}
@@ -901,7 +958,7 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		unsigned n = intr->def.num_components;
 		struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
 		struct ir3_register *dst = ir3_dst_create(i, 0, n);
-		ir3_src_imm(i, slot, 0);
+		slot_src(i, slot);
 		place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
 		return;
@@ -913,12 +970,10 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 
 static void emit_ssbo_size(struct isel *c, struct intrinsic_instr *intr)
 {
-	uint32_t slot;
-	if (!const_slot(c, &intr->src[0], "get_ssbo_size", &slot))
-		return;
+	struct slot slot = slot_of(c, &intr->src[0]);
 	struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
 	struct ir3_register *dst = ir3_dst_create(i, 0, 3);
-	ir3_src_imm(i, slot, 0);
+	slot_src(i, slot);
 	place(c, i);
 	struct ir3_register **d = isel_def(c, &intr->def);
 	if (c->t->gen >= 6) {

@@ -224,10 +224,8 @@ void isel_tex(struct isel *c, struct tex_instr *tex)
 		isel_error(c, "sparse texture fetches are not supported");
 		return;
 	}
-	if (src_of(c, tex, TEX_SRC_texture_offset) || src_of(c, tex, TEX_SRC_sampler_offset)) {
-		isel_error(c, "texture arrays indexed dynamically are not supported");
-		return;
-	}
+	struct ir3_register **toff = src_of(c, tex, TEX_SRC_texture_offset);
+	struct ir3_register **soff = src_of(c, tex, TEX_SRC_sampler_offset);
 	if (src_of(c, tex, TEX_SRC_projector) || src_of(c, tex, TEX_SRC_min_lod)) {
 		isel_error(c, "tex with a projector or min_lod should have been lowered");
 		return;
@@ -256,12 +254,27 @@ void isel_tex(struct isel *c, struct tex_instr *tex)
 			c->ir->need_pixlod = true;
 	}
 
-	struct ir3_register *srcs[2];
+	struct ir3_register *srcs[3];
 	unsigned nsrc = 0;
 	if (s0.n)
 		srcs[nsrc++] = isel_collect(c, s0.v, s0.n);
 	if (s1.n)
 		srcs[nsrc++] = isel_collect(c, s1.v, s1.n);
+	if (toff || soff) {
+		/* a texture array indexed dynamically (Mesa's flat GL slots, non-
+		 * bindless): .s2en, the sampler and texture indices as a half
+		 * vec2 in the last source */
+		struct ir3_register *idx[2] = {
+			soff ? ir3_b_alu2(&c->b, OPC_ADD_U, soff[0], isel_imm(c, tex->sampler_index, false))
+			     : isel_imm(c, tex->sampler_index, false),
+			toff ? ir3_b_alu2(&c->b, OPC_ADD_U, toff[0], isel_imm(c, tex->texture_index, false))
+			     : isel_imm(c, tex->texture_index, false),
+		};
+		for (unsigned k = 0; k < 2; k++)
+			idx[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, idx[k]);
+		srcs[nsrc++] = ir3_b_collect(&c->b, 2, idx);
+		flags |= IR3_INSTR_S2EN;
+	}
 
 	unsigned ncomp = info ? (opc == OPC_GETINFO ? 4 : tex->def.num_components) : 4;
 	if (opc == OPC_GETLOD)

@@ -254,7 +254,7 @@ static bool apply_suffix(struct ir3_instruction *i, const char *sfx)
 	if (ir3_cat(i) == 5) {
 		static const struct { const char *s; unsigned f; } fl[] = {
 			{ "3d", IR3_INSTR_3D }, { "a", IR3_INSTR_A }, { "o", IR3_INSTR_O },
-			{ "s", IR3_INSTR_S }, { "p", IR3_INSTR_P },
+			{ "s", IR3_INSTR_S }, { "p", IR3_INSTR_P }, { "s2en", IR3_INSTR_S2EN },
 		};
 		for (size_t n = 0; n < sizeof(fl) / sizeof(fl[0]); n++)
 			if (!strcmp(sfx, fl[n].s)) {

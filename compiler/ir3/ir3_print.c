@@ -233,6 +233,8 @@ static void print_opname(struct strbuf *sb, const struct ir3_instruction *i)
 			strbuf_addstr(sb, ".s");
 		if (i->flags & IR3_INSTR_P)
 			strbuf_addstr(sb, ".p");
+		if (i->flags & IR3_INSTR_S2EN)
+			strbuf_addstr(sb, ".s2en");
 	}
 	if (op->cat == 5 || op->cat == 6 || i->opc == OPC_META_TEX_PREFETCH)
 		strbuf_addf(sb, ".%s", ir3_type_name(i->type));

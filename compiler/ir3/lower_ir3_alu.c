@@ -7,6 +7,9 @@
  *	ball_fequal3    →  feq per component, iand
  *	fltu/fgeu/…     →  inot of the ordered compare
  *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
+ *	umul_high, imul_high   16-bit pieces              (lower_mul_high)
+ *	ldexp, frexp_sig/exp   exponent arithmetic        (lower_ldexp, lower_frexp)
+ *	pack/unpack_{u,s}norm  scale, round, shift        (nir_lower_pack)
  *	pack/unpack_half_2x16, pack/unpack_32_2x16(_split), pack/unpack_64_2x32
  *
  * fdiv, ffract, isign, fpow, flrp, fmod/frem, the integer divisions and the
@@ -76,6 +79,91 @@ static struct ssa_def *pack_2x16(struct builder *b, struct ssa_def *lo, struct s
 	return b_ior(b, b_u2u32(b, lo), b_ishl(b, b_u2u32(b, hi), b_imm_int(b, 16)));
 }
 
+static struct ssa_def *u32(struct builder *b, uint32_t v) { return b_imm_int(b, v); }
+
+/* umul_high: the high half of the 64-bit product from 16-bit pieces, no
+ * partial sum overflowing (nir_lower_alu's lower_mul_high; ir3 has no
+ * multiply-high) */
+static struct ssa_def *umul_high(struct builder *b, struct ssa_def *x, struct ssa_def *y)
+{
+	struct ssa_def *m = u32(b, 0xffff), *s16 = u32(b, 16);
+	struct ssa_def *xl = b_iand(b, x, m), *xh = b_ushr(b, x, s16);
+	struct ssa_def *yl = b_iand(b, y, m), *yh = b_ushr(b, y, s16);
+	struct ssa_def *t = b_iadd(b, b_imul24(b, xh, yl), b_ushr(b, b_imul24(b, xl, yl), s16));
+	struct ssa_def *w1 = b_iadd(b, b_imul24(b, xl, yh), b_iand(b, t, m));
+	return b_iadd(b, b_iadd(b, b_imul24(b, xh, yh), b_ushr(b, t, s16)), b_ushr(b, w1, s16));
+}
+
+/* imul_high from umul_high: subtract the other operand for each negative one */
+static struct ssa_def *imul_high(struct builder *b, struct ssa_def *x, struct ssa_def *y)
+{
+	struct ssa_def *z = u32(b, 0), *h = umul_high(b, x, y);
+	h = b_isub(b, h, b_bcsel(b, b_ilt(b, x, z), y, z));
+	return b_isub(b, h, b_bcsel(b, b_ilt(b, y, z), x, z));
+}
+
+/* ldexp: x * 2^e with e split in two halves so neither factor overflows
+ * (nir_lower_alu's lower_ldexp, e clamped to ±254) */
+static struct ssa_def *lower_ldexp(struct builder *b, struct ssa_def *x, struct ssa_def *e)
+{
+	e = b_imax(b, b_imin(b, e, u32(b, 254)), u32(b, (uint32_t)-254));
+	struct ssa_def *e1 = b_ishr(b, e, u32(b, 1)), *e2 = b_isub(b, e, e1);
+	struct ssa_def *p1 = b_ishl(b, b_iadd(b, e1, u32(b, 127)), u32(b, 23));
+	struct ssa_def *p2 = b_ishl(b, b_iadd(b, e2, u32(b, 127)), u32(b, 23));
+	return b_fmul(b, b_fmul(b, x, p1), p2);
+}
+
+/* frexp (nir_lower_frexp, 32-bit): the exponent field, zero for zero */
+static struct ssa_def *lower_frexp(struct builder *b, struct ssa_def *x, bool sig)
+{
+	struct ssa_def *zero = b_fneu(b, b_fabs(b, x), b_imm_float(b, 0));
+	if (sig) {
+		struct ssa_def *s = b_ior(b, b_iand(b, x, u32(b, 0x807fffff)), u32(b, 0x3f000000));
+		return b_bcsel(b, zero, s, x);
+	}
+	struct ssa_def *e = b_isub(b, b_iand(b, b_ushr(b, x, u32(b, 23)), u32(b, 0xff)), u32(b, 126));
+	return b_bcsel(b, zero, e, u32(b, 0));
+}
+
+/* pack_{u,s}norm_NxM (nir_lower_pack): each component scaled, rounded,
+ * converted and shifted into place */
+static struct ssa_def *pack_norm(struct builder *b, struct ssa_def *v, unsigned n, bool snorm)
+{
+	unsigned bits = 32 / n;
+	double scale = snorm ? (double)((1u << (bits - 1)) - 1) : (double)((1u << bits) - 1);
+	struct ssa_def *r = NULL;
+	for (unsigned k = 0; k < n; k++) {
+		struct ssa_def *c = b_channel(b, v, k);
+		c = snorm ? b_fmin(b, b_fmax(b, c, b_imm_float(b, -1)), b_imm_float(b, 1)) : b_fsat(b, c);
+		c = b_fround_even(b, b_fmul(b, c, b_imm_float(b, scale)));
+		c = snorm ? b_f2i32(b, c) : b_f2u32(b, c);
+		c = b_iand(b, c, u32(b, (1u << bits) - 1));
+		if (k)
+			c = b_ishl(b, c, u32(b, k * bits));
+		r = r ? b_ior(b, r, c) : c;
+	}
+	return r;
+}
+
+static struct ssa_def *unpack_norm(struct builder *b, struct ssa_def *v, unsigned n, bool snorm)
+{
+	unsigned bits = 32 / n;
+	double scale = snorm ? (double)((1u << (bits - 1)) - 1) : (double)((1u << bits) - 1);
+	struct ssa_def *c[4];
+	for (unsigned k = 0; k < n; k++) {
+		struct ssa_def *f;
+		if (snorm) {
+			struct ssa_def *x = b_ishl(b, v, u32(b, 32 - bits - k * bits));
+			f = b_i2f32(b, b_ishr(b, x, u32(b, 32 - bits)));
+		} else {
+			f = b_u2f32(b, b_iand(b, b_ushr(b, v, u32(b, k * bits)), u32(b, (1u << bits) - 1)));
+		}
+		f = b_fmul(b, f, b_imm_float(b, 1.0 / scale));
+		c[k] = snorm ? b_fmax(b, f, b_imm_float(b, -1)) : f;
+	}
+	return b_vec(b, c, n);
+}
+
 /* The replacement of one instruction, or NULL to keep it. */
 static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 {
@@ -112,6 +200,23 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 		return b_b2i32(b, b_ult(b, b_iadd(b, x, src(b, alu, 1)), x));
 	}
 	case OP_usub_borrow: return b_b2i32(b, b_ult(b, src(b, alu, 0), src(b, alu, 1)));
+	case OP_umul_high:
+		return alu->def.bit_size == 32 ? umul_high(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
+	case OP_imul_high:
+		return alu->def.bit_size == 32 ? imul_high(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
+	case OP_ldexp:
+		return alu->def.bit_size == 32 ? lower_ldexp(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
+	case OP_frexp_sig: case OP_frexp_exp:
+		return alu->src[0].src.ssa->bit_size == 32 ? lower_frexp(b, src(b, alu, 0), alu->op == OP_frexp_sig)
+							   : NULL;
+	case OP_pack_unorm_4x8: return pack_norm(b, src(b, alu, 0), 4, false);
+	case OP_pack_snorm_4x8: return pack_norm(b, src(b, alu, 0), 4, true);
+	case OP_pack_unorm_2x16: return pack_norm(b, src(b, alu, 0), 2, false);
+	case OP_pack_snorm_2x16: return pack_norm(b, src(b, alu, 0), 2, true);
+	case OP_unpack_unorm_4x8: return unpack_norm(b, src(b, alu, 0), 4, false);
+	case OP_unpack_snorm_4x8: return unpack_norm(b, src(b, alu, 0), 4, true);
+	case OP_unpack_unorm_2x16: return unpack_norm(b, src(b, alu, 0), 2, false);
+	case OP_unpack_snorm_2x16: return unpack_norm(b, src(b, alu, 0), 2, true);
 	case OP_extract_u8: return lower_extract(b, alu, 8, false);
 	case OP_extract_i8: return lower_extract(b, alu, 8, true);
 	case OP_extract_u16: return lower_extract(b, alu, 16, false);
