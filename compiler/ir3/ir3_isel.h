@@ -34,6 +34,14 @@
 
 #define ISEL_MAX_OUTPUT_SLOTS 64
 
+/* The FS barycentrics inputs (Mesa's ir3_bary), pixel/centroid/sample of
+ * perspective and of linear interpolation. */
+enum isel_ij {
+	ISEL_IJ_PERSP_PIXEL, ISEL_IJ_PERSP_CENTROID, ISEL_IJ_PERSP_SAMPLE,
+	ISEL_IJ_LINEAR_PIXEL, ISEL_IJ_LINEAR_CENTROID, ISEL_IJ_LINEAR_SAMPLE,
+	ISEL_IJ_COUNT
+};
+
 struct isel {
 	struct shader *s;
 	const struct ir3_info *t;
@@ -52,12 +60,16 @@ struct isel {
 	enum ir3_type bool_type;	/* TYPE_U16 or TYPE_U32 */
 
 	/* inputs, created once in the first block */
-	struct ir3_register *ij;	/* FS: barycentrics for bary.f */
+	struct ir3_register *ijs[ISEL_IJ_COUNT];	/* FS: barycentrics inputs by kind */
+	struct ir3_register *point_coord[2];	/* FS: gl_PointCoord's bary.f */
+	unsigned point_coord_inloc;
 	unsigned prefetches;		/* FS: texture prefetches made */
-	struct ir3_register **input_vals;	/* by input decl × 4 components */
+	unsigned *input_slot;		/* by input decl: its first slot (elements in order) */
+	unsigned num_input_slots;
+	struct ir3_register **input_vals;	/* by input slot × 4 components */
 	struct ir3_register *sysvals[INTR_COUNT][4];
-	unsigned *inloc;		/* FS: the varying location of input decl × 4 */
-	unsigned *input_mask;		/* by input decl: the components load_input reads */
+	unsigned *inloc;		/* FS: the varying location of input slot × 4 */
+	unsigned *input_mask;		/* by input slot: the components load_input reads */
 
 	/* outputs, per exit (a block before the end): the value last stored
 	 * by output slot × 4 components; slots number the declarations'

@@ -288,7 +288,13 @@ void isel_alu(struct isel *c, struct alu_instr *alu)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
 	if (is_64(alu) || alu->op == OP_pack_64_2x32_split) {
-		if (!emit_64(c, alu))
+		if (emit_64(c, alu))
+			return;
+		if (alu_type_base(info->output_type) == BASE_float ||
+		    alu_type_base(info->input_types[0]) == BASE_float)
+			isel_error(c, "64-bit floating point is not supported (%s; Mesa's ir3 fails fp64 "
+				   "shaders too)", info->name);
+		else
 			isel_error(c, "unsupported 64-bit ALU op '%s'", info->name);
 		return;
 	}

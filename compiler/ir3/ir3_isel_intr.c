@@ -41,7 +41,15 @@ static int cmp_location(const void *a, const void *b)
 	return (*x)->location - (*y)->location;
 }
 
-/* Which components of each input the shader reads (pack_inlocs needs it). */
+/* The source holding an input access's slot offset (interp_at_sample and
+ * _offset have the sample or the offset first). */
+static struct src *slot_src_of(struct intrinsic_instr *intr)
+{
+	return &intr->src[intr->op == INTR_interp_at_sample || intr->op == INTR_interp_at_offset];
+}
+
+/* Which components of each input slot the shader reads (pack_inlocs needs
+ * it).  Slots number the declarations' elements in order (input_slot). */
 static void inputs_read(struct isel *c, unsigned *mask)
 {
 	ir_foreach_block(blk, c->s->fn)
@@ -49,19 +57,26 @@ static void inputs_read(struct isel *c, unsigned *mask)
 			if (in->type != INSTR_intrinsic)
 				continue;
 			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			if (intr->op != INTR_load_input)
+			if (intr->op != INTR_load_input && intr->op != INTR_interp_at_centroid &&
+			    intr->op != INTR_interp_at_sample && intr->op != INTR_interp_at_offset)
 				continue;
 			unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 			unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
-			if (base < c->s->num_inputs)
-				mask[base] |= ((1u << intr->def.num_components) - 1) << comp;
+			uint32_t off = 0;
+			isel_src_const(slot_src_of(intr), 0, &off);
+			if (base < c->s->num_inputs && off < decl_num_slots(c->s->inputs[base]->array_size))
+				mask[c->input_slot[base] + off] |=
+					((1u << intr->def.num_components) - 1) << comp;
 		}
 }
 
+/* The varying locations (inlocs) of the FS inputs' components: a6xx+ by
+ * slot, 4 each, in location order; a3xx–a5xx packed, the components read
+ * only.  gl_PointCoord takes the slot after them. */
 static void assign_inlocs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
-	c->inloc = arena_array(c->ir->arena, unsigned, n * 4 + 4);
+	c->inloc = arena_array(c->ir->arena, unsigned, c->num_input_slots * 4 + 4);
 	unsigned *mask = c->input_mask;
 	struct io_decl **order = malloc(sizeof(*order) * (n + 1));
 	for (unsigned k = 0; k < n; k++)
@@ -74,15 +89,19 @@ static void assign_inlocs(struct isel *c)
 			idx++;
 		if (!fs_varying(order[k]))
 			continue;
-		for (unsigned comp = 0; comp < 4; comp++) {
+		for (unsigned e = 0; e < decl_num_slots(order[k]->array_size); e++) {
+			unsigned slot = c->input_slot[idx] + e;
+			for (unsigned comp = 0; comp < 4; comp++) {
+				if (c->t->gen >= 6)
+					c->inloc[slot * 4 + comp] = next * 4 + comp;
+				else if (mask[slot] & (1u << comp))
+					c->inloc[slot * 4 + comp] = next++;
+			}
 			if (c->t->gen >= 6)
-				c->inloc[idx * 4 + comp] = next * 4 + comp;
-			else if (mask[idx] & (1u << comp))
-				c->inloc[idx * 4 + comp] = next++;
+				next++;
 		}
-		if (c->t->gen >= 6)
-			next++;
 	}
+	c->point_coord_inloc = c->t->gen >= 6 ? next * 4 : next;
 	free(order);
 }
 
@@ -91,87 +110,193 @@ static void stage_sysvals(struct isel *c);
 void isel_setup_inputs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
-	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, n * 4 + 4);
+	c->input_slot = arena_array(c->ir->arena, unsigned, n + 1);
+	for (unsigned k = 0; k < n; k++) {
+		c->input_slot[k] = c->num_input_slots;
+		c->num_input_slots += decl_num_slots(c->s->inputs[k]->array_size);
+	}
+	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, c->num_input_slots * 4 + 4);
+	memset(c->input_vals, 0, sizeof(*c->input_vals) * (c->num_input_slots * 4 + 4));
 	c->output_slot = arena_array(c->ir->arena, unsigned, c->s->num_outputs + 1);
 	for (unsigned o = 0; o < c->s->num_outputs; o++) {
 		c->output_slot[o] = c->num_output_slots;
 		c->num_output_slots += decl_num_slots(c->s->outputs[o]->array_size);
 	}
 	c->exits = arena_array(c->ir->arena, struct isel_exit, c->s->fn->num_blocks + 1);
-	c->input_mask = arena_array(c->ir->arena, unsigned, n + 1);
-	memset(c->input_mask, 0, sizeof(unsigned) * (n + 1));
+	c->input_mask = arena_array(c->ir->arena, unsigned, c->num_input_slots + 1);
+	memset(c->input_mask, 0, sizeof(unsigned) * (c->num_input_slots + 1));
 	inputs_read(c, c->input_mask);
 	if (c->s->stage == STAGE_FRAGMENT)
 		assign_inlocs(c);
 	stage_sysvals(c);
 }
 
-struct ir3_register *isel_ij(struct isel *c)
+/* The barycentrics input of a kind (Mesa's IJ_PERSP/LINEAR_PIXEL/CENTROID/
+ * SAMPLE sysvals: one two-component input each, made on first use). */
+static struct ir3_register *ij_of(struct isel *c, enum isel_ij kind)
 {
-	if (!c->ij) {
+	if (!c->ijs[kind]) {
 		struct ir3_builder top = isel_top(c);
-		c->ij = ir3_b_input(&top, 0, 2, true);
+		c->ijs[kind] = ir3_b_input(&top, 0, 2, true);
 	}
-	return c->ij;
+	return c->ijs[kind];
 }
 
-static struct ir3_register *fs_input(struct isel *c, unsigned base, unsigned comp)
+struct ir3_register *isel_ij(struct isel *c)
 {
-	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
-	if (*slot)
-		return *slot;
+	return ij_of(c, ISEL_IJ_PERSP_PIXEL);
+}
+
+static enum isel_ij ij_kind(const struct io_decl *d, bool centroid)
+{
+	unsigned base = d->interp == INTERP_noperspective ? ISEL_IJ_LINEAR_PIXEL : ISEL_IJ_PERSP_PIXEL;
+	return (enum isel_ij)(base + (centroid || d->centroid ? 1 : d->sample ? 2 : 0));
+}
+
+/* A flat varying: flat.b on a6xx+, a bary.f at (0, 0) before */
+static struct ir3_register *flat_input(struct isel *c, struct ir3_builder *b, unsigned inloc)
+{
+	struct ir3_instruction *i = ir3_b_instr(b, OPC_FLAT_B, 1, 2);
+	struct ir3_register *r = ir3_dst_create(i, 0, 1);
+	ir3_src_imm(i, inloc, 0);
+	ir3_src_imm(i, inloc, 0);
+	(void)c;
+	return r;
+}
+
+static struct ir3_register *fs_input(struct isel *c, unsigned slot, unsigned comp)
+{
+	struct ir3_register **v = &c->input_vals[slot * 4 + comp];
+	if (*v)
+		return *v;
+	unsigned base = 0;
+	while (base + 1 < c->s->num_inputs && c->input_slot[base + 1] <= slot)
+		base++;
 	const struct io_decl *d = c->s->inputs[base];
 	struct ir3_builder top = isel_top(c);
-	unsigned inloc = c->inloc[base * 4 + comp];
-	if (d->interp == INTERP_flat && c->t->gen >= 6) {
-		struct ir3_instruction *i = ir3_b_instr(&top, OPC_FLAT_B, 1, 2);
-		*slot = ir3_dst_create(i, 0, 1);
-		ir3_src_imm(i, inloc, 0);
-		ir3_src_imm(i, inloc, 0);
-	} else {
-		*slot = ir3_b_bary(&top, inloc, isel_ij(c));
-	}
+	unsigned inloc = c->inloc[slot * 4 + comp];
+	if (d->interp == INTERP_flat && c->t->gen >= 6)
+		*v = flat_input(c, &top, inloc);
+	else
+		*v = ir3_b_bary(&top, inloc, ij_of(c, ij_kind(d, false)));
 	if (d->bit_size == 16)
-		*slot = ir3_b_cov(&top, TYPE_F32, TYPE_F16, *slot);
-	return *slot;
+		*v = ir3_b_cov(&top, TYPE_F32, TYPE_F16, *v);
+	return *v;
 }
 
 /* One vector meta input per input slot, as wide as the components the
  * shader reads (Mesa's setup_input: compmask = BITFIELD_MASK(ncomp + frac),
  * widened when another load reads more), split per component. */
-static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned comp)
+static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned slot, unsigned comp)
 {
-	struct ir3_register **slot = &c->input_vals[base * 4 + comp];
-	if (!*slot) {
+	struct ir3_register **v = &c->input_vals[slot * 4 + comp];
+	if (!*v) {
 		const struct io_decl *d = c->s->inputs[base];
 		struct ir3_builder top = isel_top(c);
-		unsigned width = 32 - (unsigned)__builtin_clz(c->input_mask[base] | 1);
+		unsigned width = 32 - (unsigned)__builtin_clz(c->input_mask[slot] | 1);
+		if (comp >= width)
+			width = comp + 1;
 		struct ir3_register *vec = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0,
 						       width, false);
 		top = isel_top(c);
 		for (unsigned k = 0; k < width; k++)
-			c->input_vals[base * 4 + k] = width == 1 ? vec : ir3_b_split(&top, vec, k);
+			c->input_vals[slot * 4 + k] = width == 1 ? vec : ir3_b_split(&top, vec, k);
 	}
-	return *slot;
+	return *v;
+}
+
+static bool input_slot(struct isel *c, struct intrinsic_instr *intr, unsigned *slot)
+{
+	uint32_t off;
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	if (!isel_src_const(slot_src_of(intr), 0, &off)) {
+		isel_error(c, "%s at a dynamic slot is not supported", intrinsic_infos[intr->op].name);
+		return false;
+	}
+	if (base >= c->s->num_inputs || off >= decl_num_slots(c->s->inputs[base]->array_size) ||
+	    comp + intr->def.num_components > 4) {
+		isel_error(c, "load_input of an input the shader does not declare");
+		return false;
+	}
+	*slot = c->input_slot[base] + off;
+	return true;
 }
 
 static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
 {
-	uint32_t off;
-	if (!isel_src_const(&intr->src[0], 0, &off) || off) {
-		isel_error(c, "indirect load_input is not supported");
+	unsigned slot;
+	if (!input_slot(c, intr, &slot))
 		return;
-	}
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
-	if (base >= c->s->num_inputs || comp + intr->def.num_components > 4) {
-		isel_error(c, "load_input of an input the shader does not declare");
-		return;
-	}
 	struct ir3_register **d = isel_def(c, &intr->def);
 	for (unsigned k = 0; k < intr->def.num_components; k++)
-		d[k] = c->s->stage == STAGE_FRAGMENT ? fs_input(c, base, comp + k)
-						     : vs_input(c, base, comp + k);
+		d[k] = c->s->stage == STAGE_FRAGMENT ? fs_input(c, slot, comp + k)
+						     : vs_input(c, base, slot, comp + k);
+}
+
+/* interp_at_offset: ij + ddx(ij) * off.x + ddy(ij) * off.y, then bary.f
+ * (Mesa's ir3_nir_lower_load_barycentric_at_offset, without its
+ * perspective correction); interp_at_sample: at the sample's offset from
+ * the centre, rgetpos - 0.5; interp_at_centroid: the centroid
+ * barycentrics. */
+static void emit_interp_at(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned slot;
+	if (!input_slot(c, intr, &slot))
+		return;
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	const struct io_decl *d = c->s->inputs[base];
+	struct ir3_register *ij;
+	if (intr->op == INTR_interp_at_centroid) {
+		ij = ij_of(c, ij_kind(d, true));
+	} else {
+		struct ir3_register *off[2];
+		struct ir3_register *pix = ij_of(c, ij_kind(d, false) - (d->centroid ? 1 : d->sample ? 2 : 0));
+		if (intr->op == INTR_interp_at_offset) {
+			struct ir3_register **o = isel_get(c, intr->src[0].ssa);
+			off[0] = o[0];
+			off[1] = o[1];
+		} else {
+			struct ir3_register *id = isel_get(c, intr->src[0].ssa)[0];
+			struct ir3_register *pos = ir3_b_tex(&c->b, OPC_RGETPOS, TYPE_F32, 0x3, 0, 0, 1, &id);
+			for (unsigned k = 0; k < 2; k++) {
+				off[k] = ir3_b_alu2(&c->b, OPC_ADD_F, ir3_b_split(&c->b, pos, k),
+						    ir3_b_imm(&c->b, TYPE_F32, 0x3f000000));
+				off[k]->instr->srcs[1]->flags |= IR3_REG_FNEG;
+			}
+		}
+		struct ir3_register *ijc[2], *dx[2], *dy[2];
+		for (unsigned k = 0; k < 2; k++) {
+			ijc[k] = ir3_b_split(&c->b, pix, k);
+			dx[k] = ir3_b_tex(&c->b, OPC_DSX, TYPE_F32, 1, 0, 0, 1, &ijc[k]);
+			dy[k] = ir3_b_tex(&c->b, OPC_DSY, TYPE_F32, 1, 0, 0, 1, &ijc[k]);
+			struct ir3_register *t = ir3_b_alu3(&c->b, OPC_MAD_F32, dx[k], off[0], ijc[k]);
+			ijc[k] = ir3_b_alu3(&c->b, OPC_MAD_F32, dy[k], off[1], t);
+		}
+		c->ir->need_pixlod = true;
+		ij = ir3_b_collect(&c->b, 2, ijc);
+	}
+	struct ir3_register **dst = isel_def(c, &intr->def);
+	for (unsigned k = 0; k < intr->def.num_components; k++) {
+		dst[k] = ir3_b_bary(&c->b, c->inloc[slot * 4 + comp + k], ij);
+		if (d->bit_size == 16)
+			dst[k] = ir3_b_cov(&c->b, TYPE_F32, TYPE_F16, dst[k]);
+	}
+}
+
+/* gl_PointCoord: a varying of its own after the others (two bary.f) */
+static void emit_point_coord(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **d = isel_def(c, &intr->def);
+	struct ir3_builder top = isel_top(c);
+	for (unsigned k = 0; k < 2; k++) {
+		if (!c->point_coord[k])
+			c->point_coord[k] = ir3_b_bary(&top, c->point_coord_inloc + k, isel_ij(c));
+		d[k] = c->point_coord[k];
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -1197,6 +1322,10 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	switch (intr->op) {
 	case INTR_load_input: emit_load_input(c, intr); return;
+	case INTR_interp_at_centroid: case INTR_interp_at_sample: case INTR_interp_at_offset:
+		emit_interp_at(c, intr);
+		return;
+	case INTR_load_point_coord: emit_point_coord(c, intr); return;
 	case INTR_store_output: emit_store_output(c, intr); return;
 	case INTR_load_uniform: emit_load_uniform(c, intr); return;
 	case INTR_load_ubo: emit_load_ubo(c, intr); return;

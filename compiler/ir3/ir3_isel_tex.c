@@ -186,7 +186,7 @@ static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
 	    d->bit_size != 32)
 		return false;
 	comp += (unsigned)intrinsic_get(in, INTR_IDX_component);
-	*inloc = c->inloc[base * 4 + comp];
+	*inloc = c->inloc[c->input_slot[base] * 4 + comp];
 	return true;
 }
 

@@ -108,6 +108,8 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 /* Dynamically indexed local arrays to scratch (a5xx+) or selects
  * (lower_ir3_locals.c). */
 bool lower_ir3_locals(struct shader *s, const struct ir3_info *t);
+/* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
+bool lower_ir3_int64(struct shader *s, const struct ir3_info *t);
 /* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
 bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *t);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */

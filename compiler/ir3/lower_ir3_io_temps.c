@@ -12,6 +12,8 @@
  *	                                →   …
  *	                                    @store_output (@load_local local=L) …
  *
+ * Inputs read at a dynamic slot (VS, FS) become selects over the slots.
+ *
  * A geometry shader's outputs are its emitted vertices' (lower_ir3_gs runs
  * first and leaves its final stores only); a tessellation control shader's
  * go to memory (lower_ir3_tess).
@@ -121,11 +123,50 @@ static void store_outputs(struct temps *t, struct builder *b)
 	}
 }
 
+/* An input read at a dynamic slot: every slot read, the right one chosen
+ * (nir_lower_indirect_derefs on inputs, after if-conversion). */
+static bool lower_indirect_input(struct shader *s, struct builder *b, struct intrinsic_instr *intr)
+{
+	struct load_const_instr *lc = ssa_def_as_const(intr->src[0].ssa);
+	if (lc && lc->instr.type == INSTR_load_const)
+		return false;
+	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	unsigned n = base < s->num_inputs ? decl_num_slots(s->inputs[base]->array_size) : 1;
+	struct ssa_def *v = NULL;
+	for (unsigned k = 0; k < n; k++) {
+		struct ssa_def *e = b_intr(b, load_input, intr->def.num_components, intr->def.bit_size,
+					   (b_imm_int(b, k)), .base = (int32_t)base,
+					   .component = (int32_t)comp);
+		v = v ? b_bcsel(b, b_ieq(b, intr->src[0].ssa, b_imm_int(b, k)), e, v) : e;
+	}
+	ssa_def_rewrite_uses(&intr->def, v);
+	instr_remove(&intr->instr);
+	return true;
+}
+
+static bool lower_inputs(struct shader *s)
+{
+	bool progress = false;
+	struct builder b;
+	if (s->stage != STAGE_VERTEX && s->stage != STAGE_FRAGMENT)
+		return false;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_intrinsic || instr_as_intrinsic(in)->op != INTR_load_input)
+				continue;
+			builder_init(&b, s, cursor_before_instr(in));
+			progress |= lower_indirect_input(s, &b, instr_as_intrinsic(in));
+		}
+	return progress;
+}
+
 bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *target)
 {
 	(void)target;
+	bool inputs = lower_inputs(s);
 	if (s->stage == STAGE_TESS_CTRL || s->stage == STAGE_GEOMETRY || !s->num_outputs)
-		return shader_progress(s, false, META_ALL);
+		return shader_progress(s, inputs, META_BLOCK_INDEX | META_DOMINANCE);
 	struct temps t = { .s = s };
 	t.local = malloc(sizeof(int) * s->num_outputs);
 	t.written = calloc(s->num_outputs, sizeof(unsigned *));
@@ -169,5 +210,5 @@ bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *target)
 		free(t.written[o]);
 	free(t.written);
 	free(t.local);
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, progress || inputs, META_BLOCK_INDEX | META_DOMINANCE);
 }
