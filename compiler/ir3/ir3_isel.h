@@ -118,6 +118,7 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr);
 void isel_tex(struct isel *c, struct tex_instr *tex);
 /* FS: the pixel barycentrics input (made on first use). */
 struct ir3_register *isel_ij(struct isel *c);
+struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind);
 /* FS: a texture prefetch of `tex` when it qualifies (ir3_isel_tex.c). */
 bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex);
 

@@ -147,6 +147,11 @@ struct ir3_register *isel_ij(struct isel *c)
 	return ij_of(c, ISEL_IJ_PERSP_PIXEL);
 }
 
+struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind)
+{
+	return ij_of(c, kind);
+}
+
 static enum isel_ij ij_kind(const struct io_decl *d, bool centroid)
 {
 	unsigned base = d->interp == INTERP_noperspective ? ISEL_IJ_LINEAR_PIXEL : ISEL_IJ_PERSP_PIXEL;
@@ -545,20 +550,83 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		for (unsigned k = 0; k < 3; k++)
 			d[k] = sysval_input(c, intr->op, 3, 0, k);
 		return true;
-	case INTR_load_draw_id:
-		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_DRAWID);
-		return true;
-	case INTR_load_base_vertex:
-		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_VTXID_BASE);
-		return true;
-	case INTR_load_base_instance:
-		isel_def(c, &intr->def)[0] = driver_param(c, IR3_DP_INSTID_BASE);
-		return true;
-	case INTR_load_num_workgroups:
+	case INTR_load_draw_id: case INTR_load_base_vertex: case INTR_load_base_instance:
+	case INTR_load_num_workgroups: case INTR_load_frag_size:
+	case INTR_load_frag_invocation_count: {
+		int dp = ir3_driver_param(c->s->stage, intr->op);
+		if (dp < 0)
+			return false;
 		d = isel_def(c, &intr->def);
-		for (unsigned k = 0; k < 3; k++)
-			d[k] = driver_param(c, IR3_DP_NUM_WORK_GROUPS_X + k);
+		for (unsigned k = 0; k < intr->def.num_components; k++)
+			d[k] = driver_param(c, (unsigned)dp + k);
 		return true;
+	}
+	case INTR_load_subgroup_size: {
+		/* a driver param where the wave size is chosen at draw time (FS,
+		 * CS), else the single threadsize */
+		int dp = ir3_driver_param(c->s->stage, intr->op);
+		isel_def(c, &intr->def)[0] = dp < 0 ? isel_imm(c, c->t->threadsize_base, false)
+						    : driver_param(c, (unsigned)dp);
+		return true;
+	}
+	case INTR_load_subgroup_id: case INTR_load_num_subgroups: {
+		/* local index >> shift; the count from the workgroup size (Mesa's
+		 * nir_lower_compute_system_values with ir3's subgroup_id_shift) */
+		if (c->s->stage != STAGE_COMPUTE)
+			return false;
+		struct ir3_register *shift = driver_param(c, IR3_DP_SUBGROUP_ID_SHIFT);
+		unsigned total = c->ir->local_size[0] * c->ir->local_size[1] * c->ir->local_size[2];
+		struct ir3_register *v;
+		if (intr->op == INTR_load_subgroup_id) {
+			struct ir3_register *id[3];
+			for (unsigned k = 0; k < 3; k++)
+				id[k] = sysval_input(c, INTR_load_local_invocation_id, 3, 0, k);
+			v = id[0];
+			if (c->ir->local_size[1] > 1)
+				v = ir3_b_alu3(&c->b, OPC_MAD_U24, id[1], isel_imm(c, c->ir->local_size[0], false), v);
+			if (c->ir->local_size[2] > 1)
+				v = ir3_b_alu3(&c->b, OPC_MAD_U24, id[2],
+					       isel_imm(c, c->ir->local_size[0] * c->ir->local_size[1], false), v);
+			v = ir3_b_alu2(&c->b, OPC_SHR_B, v, shift);
+		} else {
+			struct ir3_register *t = isel_imm(c, total ? total - 1 : 0, false);
+			v = ir3_b_alu2(&c->b, OPC_ADD_U, ir3_b_alu2(&c->b, OPC_SHR_B, t, shift),
+				       isel_imm(c, 1, false));
+		}
+		isel_def(c, &intr->def)[0] = v;
+		return true;
+	}
+	case INTR_load_view_index:
+		isel_def(c, &intr->def)[0] = sysval_input(c, intr->op, 1, 0, 0);
+		return true;
+	case INTR_load_sample_pos: {
+		struct ir3_register *id = sysval_input(c, INTR_load_sample_id, 1, 0, 0);
+		struct ir3_register *pos = ir3_b_tex(&c->b, OPC_RGETPOS, TYPE_F32, 0x3, 0, 0, 1, &id);
+		d = isel_def(c, &intr->def);
+		for (unsigned k = 0; k < 2; k++)
+			d[k] = ir3_b_split(&c->b, pos, k);
+		return true;
+	}
+	case INTR_load_helper_invocation: case INTR_is_helper_invocation: {
+		/* not covered: the sample mask is empty */
+		struct ir3_register *m = sysval_input(c, INTR_load_sample_mask_in, 1, 0, 0);
+		isel_def(c, &intr->def)[0] =
+			ir3_b_cmp(&c->b, OPC_CMPS_S, COND_EQ, c->bool_flags, m, isel_imm(c, 0, false));
+		return true;
+	}
+	case INTR_load_barycentric_coord: case INTR_load_barycentric_coord_noperspective: {
+		/* (i, j, 1 - i - j) of the pixel barycentrics */
+		struct ir3_register *ij = isel_ij_kind(c, intr->op == INTR_load_barycentric_coord
+							? ISEL_IJ_PERSP_PIXEL : ISEL_IJ_LINEAR_PIXEL);
+		d = isel_def(c, &intr->def);
+		d[0] = ir3_b_split(&c->b, ij, 0);
+		d[1] = ir3_b_split(&c->b, ij, 1);
+		struct ir3_register *t = ir3_b_alu2(&c->b, OPC_ADD_F, ir3_b_imm(&c->b, TYPE_F32, 0x3f800000), d[0]);
+		t->instr->srcs[1]->flags |= IR3_REG_FNEG;
+		d[2] = ir3_b_alu2(&c->b, OPC_ADD_F, t, d[1]);
+		d[2]->instr->srcs[1]->flags |= IR3_REG_FNEG;
+		return true;
+	}
 	case INTR_load_subgroup_invocation:
 		if (c->t->gen < 6)
 			return false;
@@ -1262,6 +1330,64 @@ static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 }
 
 /* ------------------------------------------------------------------ */
+/* subgroups (what lower_ir3_subgroups leaves) */
+
+/* Mesa's ballot.macro, any.macro, all.macro, elect.macro and
+ * read_first.macro, which ir3_lower_subgroups expands after RA into short
+ * branches around movmsk/getone; modelled as their straight-line core:
+ *
+ *	ballot(c)          cmps p0.x, c; (rpt1)movmsk.w64 (a wave of 64: .x .y)
+ *	vote_any/all(c)    ballot(c), then a compare of it
+ *	elect()            getfiberid, compared with the first active fibre
+ *	read_first(x)      a mov of x
+ */
+static struct ir3_register *movmsk(struct isel *c, struct ir3_register *cond)
+{
+	(void)cond;	/* Mesa's branch on it is not modelled */
+	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOVMSK, 1, 0);
+	i->type = i->dst_type = TYPE_U32;
+	i->repeat = 1;
+	return ir3_dst_create(i, 0, 2);
+}
+
+static void emit_subgroup(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **d = isel_def(c, &intr->def);
+	switch (intr->op) {
+	case INTR_ballot: {
+		struct ir3_register *m = movmsk(c, isel_get(c, intr->src[0].ssa)[0]);
+		for (unsigned k = 0; k < intr->def.num_components; k++)
+			d[k] = k < 2 ? ir3_b_split(&c->b, m, k) : isel_imm(c, 0, false);
+		return;
+	}
+	case INTR_vote_any: case INTR_vote_all: {
+		struct ir3_register *cond = isel_get(c, intr->src[0].ssa)[0];
+		if (intr->op == INTR_vote_all)
+			cond = ir3_b_alu2(&c->b, OPC_SUB_U, ir3_b_imm(&c->b, c->bool_type, 1), cond);
+		struct ir3_register *m = ir3_b_split(&c->b, movmsk(c, cond), 0);
+		d[0] = ir3_b_cmp(&c->b, OPC_CMPS_S, intr->op == INTR_vote_any ? COND_NE : COND_EQ,
+				 c->bool_flags, m, isel_imm(c, 0, false));
+		return;
+	}
+	case INTR_elect: {
+		struct ir3_instruction *f = ir3_b_instr(&c->b, OPC_GETFIBERID, 1, 0);
+		f->type = TYPE_U32;
+		d[0] = ir3_b_cmp(&c->b, OPC_CMPS_S, COND_EQ, c->bool_flags, ir3_dst_create(f, 0, 1),
+				 isel_imm(c, 0, false));
+		return;
+	}
+	default: {
+		/* read_first_invocation */
+		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+		unsigned n = intr->def.num_components * (intr->def.bit_size == 64 ? 2 : 1);
+		for (unsigned k = 0; k < n; k++)
+			d[k] = ir3_b_mov(&c->b, (v[k]->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32, v[k]);
+		return;
+	}
+	}
+}
+
+/* ------------------------------------------------------------------ */
 /* control */
 
 static void emit_barrier(struct isel *c, struct intrinsic_instr *intr)
@@ -1326,6 +1452,19 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		emit_interp_at(c, intr);
 		return;
 	case INTR_load_point_coord: emit_point_coord(c, intr); return;
+	case INTR_ballot: case INTR_vote_any: case INTR_vote_all: case INTR_elect:
+	case INTR_read_first_invocation:
+		emit_subgroup(c, intr);
+		return;
+	case INTR_rq_initialize: case INTR_rq_proceed: case INTR_rq_load: case INTR_rq_terminate:
+	case INTR_rq_generate_intersection: case INTR_rq_confirm_intersection:
+		isel_error(c, "ray queries are not supported (no a3xx–a7xx ir3 ray tracing in Mesa "
+			   "24.3; it fails them too)");
+		return;
+	case INTR_begin_invocation_interlock: case INTR_end_invocation_interlock:
+		isel_error(c, "fragment shader interlock is not supported (Mesa 24.3's ir3 fails "
+			   "it too)");
+		return;
 	case INTR_store_output: emit_store_output(c, intr); return;
 	case INTR_load_uniform: emit_load_uniform(c, intr); return;
 	case INTR_load_ubo: emit_load_ubo(c, intr); return;

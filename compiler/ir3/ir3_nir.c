@@ -14,6 +14,7 @@
  *	                              a3xx/a4xx), lower_vars_to_ssa again
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
+ *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_int64              (ir3_nir_lower_64b_intrinsics,
  *	                              nir_lower_int64)
  *	lower_fpow … lower_bitfield  (the generic lowerings behind
@@ -40,6 +41,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_con
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_ir3_tex, t);
+	PASS(progress, pl, lower_ir3_subgroups, t);
 	PASS(progress, pl, lower_ir3_int64, t);
 	PASS(progress, pl, lower_fpow);
 	PASS(progress, pl, lower_flrp);

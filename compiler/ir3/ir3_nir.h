@@ -71,12 +71,19 @@ struct ir3_const_layout {
 	unsigned const_data_size;
 };
 
-/* Driver params (Mesa's IR3_DP_*), dword offsets from driver_vec4. */
+/* Driver params (Mesa 24.3's ir3_driver_param), dword offsets from
+ * driver_vec4, per stage; the block is as long as the highest one the
+ * shader reads, in whole vec4 (ir3_nir_scan_driver_consts). */
 enum {
+	/* vertex */
 	IR3_DP_DRAWID = 0, IR3_DP_VTXID_BASE = 1, IR3_DP_INSTID_BASE = 2,
-	IR3_DP_NUM_WORK_GROUPS_X = 0,
-	IR3_DP_COUNT = 4,
+	/* compute */
+	IR3_DP_NUM_WORK_GROUPS_X = 0, IR3_DP_CS_SUBGROUP_SIZE = 7, IR3_DP_SUBGROUP_ID_SHIFT = 11,
+	/* fragment */
+	IR3_DP_FS_SUBGROUP_SIZE = 0, IR3_DP_FS_FRAG_INVOCATION_COUNT = 4, IR3_DP_FS_FRAG_SIZE = 8,
 };
+/* The driver param an intrinsic reads in `stage` (its first dword), or -1. */
+int ir3_driver_param(enum shader_stage stage, enum intrinsic op);
 
 /* The primitive param block of TCS, TES and GS (dwords; GS has the first
  * vec4 only) and the largest primitive map (Mesa's unique varying index). */
@@ -110,6 +117,9 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 bool lower_ir3_locals(struct shader *s, const struct ir3_info *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_info *t);
+/* Subgroup operations from ballot/vote/elect/read_first
+ * (lower_ir3_subgroups.c). */
+bool lower_ir3_subgroups(struct shader *s, const struct ir3_info *t);
 /* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
 bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *t);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */

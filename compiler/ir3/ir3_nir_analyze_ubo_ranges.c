@@ -80,21 +80,40 @@ static const struct ir3_ubo_range *find(const struct ir3_const_layout *l, unsign
 	return NULL;
 }
 
+int ir3_driver_param(enum shader_stage stage, enum intrinsic op)
+{
+	switch (op) {
+	case INTR_load_draw_id: return stage == STAGE_VERTEX ? IR3_DP_DRAWID : -1;
+	case INTR_load_base_vertex: return stage == STAGE_VERTEX ? IR3_DP_VTXID_BASE : -1;
+	case INTR_load_base_instance: return stage == STAGE_VERTEX ? IR3_DP_INSTID_BASE : -1;
+	case INTR_load_num_workgroups: return stage == STAGE_COMPUTE ? IR3_DP_NUM_WORK_GROUPS_X : -1;
+	case INTR_load_subgroup_size:
+		return stage == STAGE_COMPUTE ? IR3_DP_CS_SUBGROUP_SIZE
+		       : stage == STAGE_FRAGMENT ? IR3_DP_FS_SUBGROUP_SIZE : -1;
+	case INTR_load_subgroup_id: case INTR_load_num_subgroups:
+		return stage == STAGE_COMPUTE ? IR3_DP_SUBGROUP_ID_SHIFT : -1;
+	case INTR_load_frag_size: return stage == STAGE_FRAGMENT ? IR3_DP_FS_FRAG_SIZE : -1;
+	case INTR_load_frag_invocation_count:
+		return stage == STAGE_FRAGMENT ? IR3_DP_FS_FRAG_INVOCATION_COUNT : -1;
+	default: return -1;
+	}
+}
+
+/* dwords: past the highest driver param read (3 more for a vector one) */
 static unsigned driver_params(struct shader *s)
 {
+	unsigned n = 0;
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			if (in->type != INSTR_intrinsic)
 				continue;
-			switch (instr_as_intrinsic(in)->op) {
-			case INTR_load_draw_id: case INTR_load_base_vertex: case INTR_load_base_instance:
-			case INTR_load_num_workgroups:
-				return IR3_DP_COUNT;
-			default:
-				break;
-			}
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			int dp = ir3_driver_param(s->stage, intr->op);
+			unsigned end = dp < 0 ? 0 : (unsigned)dp + intr->def.num_components;
+			if (end > n)
+				n = end;
 		}
-	return 0;
+	return n;
 }
 
 /* TCS/TES: 2 vec4 of params, GS: 1; then the primitive map, as large as

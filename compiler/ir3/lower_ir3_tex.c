@@ -69,6 +69,13 @@ bool lower_ir3_tex(struct shader *s, const struct ir3_info *t)
 			progress |= lower_proj(&b, tex);
 			if (t->gen >= 4)
 				progress |= lower_array(&b, tex);
+			/* approximation: the lod clamp is dropped (ir3 has none to
+			 * give it; Mesa 24.3 does not take min_lod either) */
+			int ml = tex_instr_src_index(tex, TEX_SRC_min_lod);
+			if (ml >= 0) {
+				tex_instr_remove_src(tex, (unsigned)ml);
+				progress = true;
+			}
 			if (tex->op == TEX_OP_txf && tex_instr_src_index(tex, TEX_SRC_lod) < 0) {
 				tex_instr_add_src(tex, TEX_SRC_lod, b_imm_int(&b, 0));
 				progress = true;

@@ -1,0 +1,121 @@
+/*
+ * lower_ir3_subgroups: the subgroup operations ir3 builds from a few
+ * primitives, as nir_lower_subgroups does with ir3's options (targets.md
+ * §2.1, ir3_nir_post_finalize): ballots are uvec4 of which a wave of at
+ * most 128 fibres uses .x–.w; what remains for selection is ballot,
+ * vote_any, vote_all, elect, read_first_invocation and the
+ * subgroup_invocation/size system values.
+ *
+ *	subgroup_eq/ge/gt/le/lt_mask  shifts of 1 by the invocation (.x; 0 after)
+ *	ballot_bit_count_*            bit_count of each word (masked)
+ *	ballot_find_lsb/msb           find_lsb/ufind_msb of the words, in order
+ *	ballot_bitfield_extract       the bit of the word it falls in
+ *	inverse_ballot                ballot_bitfield_extract at the invocation
+ *	vote_ieq/feq                  vote_all(x == read_first_invocation(x))
+ */
+#include "compiler/ir/builder.h"
+#include "compiler/ir3/ir3_nir.h"
+
+static struct ssa_def *u32(struct builder *b, uint32_t v) { return b_imm_int(b, v); }
+
+static struct ssa_def *word(struct builder *b, struct ssa_def *v, unsigned k)
+{
+	return b_channel(b, v, k);
+}
+
+static struct ssa_def *mask(struct builder *b, enum intrinsic op)
+{
+	struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation);
+	struct ssa_def *bit = b_ishl(b, u32(b, 1), id), *x;
+	switch (op) {
+	case INTR_load_subgroup_eq_mask: x = bit; break;
+	case INTR_load_subgroup_lt_mask: x = b_isub(b, bit, u32(b, 1)); break;
+	case INTR_load_subgroup_le_mask: x = b_ior(b, b_isub(b, bit, u32(b, 1)), bit); break;
+	case INTR_load_subgroup_gt_mask: x = b_inot(b, b_ior(b, b_isub(b, bit, u32(b, 1)), bit)); break;
+	default: x = b_inot(b, b_isub(b, bit, u32(b, 1))); break;		/* ge */
+	}
+	return b_vec4(b, x, u32(b, 0), u32(b, 0), u32(b, 0));
+}
+
+static struct ssa_def *bit_count(struct builder *b, struct ssa_def *v, enum intrinsic op)
+{
+	struct ssa_def *m = NULL;
+	if (op != INTR_ballot_bit_count_reduce) {
+		struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation);
+		struct ssa_def *bit = b_ishl(b, u32(b, 1), id);
+		m = b_isub(b, bit, u32(b, 1));
+		if (op == INTR_ballot_bit_count_inclusive)
+			m = b_ior(b, m, bit);
+	}
+	struct ssa_def *w = word(b, v, 0);
+	return b_bit_count(b, m ? b_iand(b, w, m) : w);
+}
+
+static struct ssa_def *find(struct builder *b, struct ssa_def *v, bool msb)
+{
+	struct ssa_def *lo = word(b, v, 0), *hi = word(b, v, 1);
+	if (msb)
+		return b_bcsel(b, b_ine(b, hi, u32(b, 0)), b_iadd(b, b_ufind_msb(b, hi), u32(b, 32)),
+			       b_ufind_msb(b, lo));
+	return b_bcsel(b, b_ine(b, lo, u32(b, 0)), b_find_lsb(b, lo),
+		       b_iadd(b, b_find_lsb(b, hi), u32(b, 32)));
+}
+
+static struct ssa_def *extract(struct builder *b, struct ssa_def *v, struct ssa_def *i)
+{
+	struct ssa_def *w = b_bcsel(b, b_ult(b, i, u32(b, 32)), word(b, v, 0), word(b, v, 1));
+	return b_ine(b, b_iand(b, b_ushr(b, w, b_iand(b, i, u32(b, 31))), u32(b, 1)), u32(b, 0));
+}
+
+static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr)
+{
+	switch (intr->op) {
+	case INTR_load_subgroup_eq_mask: case INTR_load_subgroup_ge_mask:
+	case INTR_load_subgroup_gt_mask: case INTR_load_subgroup_le_mask:
+	case INTR_load_subgroup_lt_mask:
+		return mask(b, intr->op);
+	case INTR_ballot_bit_count_reduce: case INTR_ballot_bit_count_inclusive:
+	case INTR_ballot_bit_count_exclusive:
+		return bit_count(b, intr->src[0].ssa, intr->op);
+	case INTR_ballot_find_lsb: return find(b, intr->src[0].ssa, false);
+	case INTR_ballot_find_msb: return find(b, intr->src[0].ssa, true);
+	case INTR_ballot_bitfield_extract: return extract(b, intr->src[0].ssa, intr->src[1].ssa);
+	case INTR_inverse_ballot:
+		return extract(b, intr->src[0].ssa, b_sysval(b, INTR_load_subgroup_invocation));
+	case INTR_vote_ieq: case INTR_vote_feq: {
+		struct ssa_def *x = intr->src[0].ssa;
+		struct ssa_def *f = b_intr(b, read_first_invocation, x->num_components, x->bit_size, (x));
+		struct ssa_def *eq = NULL;
+		for (unsigned k = 0; k < x->num_components; k++) {
+			struct ssa_def *e = intr->op == INTR_vote_feq
+				? b_feq(b, b_channel(b, x, k), b_channel(b, f, k))
+				: b_ieq(b, b_channel(b, x, k), b_channel(b, f, k));
+			eq = eq ? b_iand(b, eq, e) : e;
+		}
+		return b_intr(b, vote_all, 1, 1, (eq));
+	}
+	default:
+		return NULL;
+	}
+}
+
+bool lower_ir3_subgroups(struct shader *s, const struct ir3_info *t)
+{
+	(void)t;
+	bool progress = false;
+	struct builder b;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			builder_init(&b, s, cursor_before_instr(in));
+			struct ssa_def *r = lower(&b, intr);
+			if (!r)
+				continue;
+			ssa_def_rewrite_uses(&intr->def, r);
+			instr_remove(in);
+			progress = true;
+		}
+	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+}
