@@ -628,8 +628,8 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		return true;
 	}
 	case INTR_load_subgroup_invocation:
-		if (c->t->gen < 6)
-			return false;
+		/* getfiberid (a6xx+; older generations have no subgroups in Mesa:
+		 * the same instruction stands in) */
 		isel_def(c, &intr->def)[0] = ir3_dst_create(ir3_b_instr(&c->b, OPC_GETFIBERID, 1, 0), 0, 1);
 		d = c->vals[intr->def.index];
 		d[0]->instr->type = TYPE_U32;
@@ -949,6 +949,12 @@ static enum ir3_opc atomic_opc(struct isel *c, enum atomic_op op, enum ir3_opc a
 	case ATOMIC_iand: return add + 5;
 	case ATOMIC_ior: return add + 6;
 	case ATOMIC_ixor: return add + 7;
+	/* float atomics: the integer opcode of the same shape, typed f32
+	 * (approximation: ir3 has them as .f32 variants on a7xx) */
+	case ATOMIC_fadd: return add;
+	case ATOMIC_fmin: return add + 3;
+	case ATOMIC_fmax: return add + 4;
+	case ATOMIC_fcmpxchg: return add + 2;
 	default:
 		isel_error(c, "unsupported atomic operation '%s'", atomic_op_names[op]);
 		return add;
@@ -1092,24 +1098,28 @@ static void emit_global_atomic(struct isel *c, struct intrinsic_instr *intr, boo
 }
 
 /* images: the IBO (a6xx's ldib/stib, a4xx/a5xx's typed ldib/stib) */
+/* The coordinates, and the sample index after them for a multisampled
+ * image (Mesa's ldib/stib take it as the last coordinate). */
 static struct ir3_register *image_coords(struct isel *c, struct intrinsic_instr *intr)
 {
 	unsigned n = intrinsic_src_components(intr, 1);
-	return isel_collect(c, isel_get(c, intr->src[1].ssa), n);
+	struct ir3_register *v[5];
+	struct ir3_register **co = isel_get(c, intr->src[1].ssa);
+	for (unsigned k = 0; k < n && k < 4; k++)
+		v[k] = co[k];
+	if (intr->op != INTR_image_size && intrinsic_has(intr->op, INTR_IDX_image_dim)) {
+		uint32_t slot;
+		struct resource_decl *d = isel_src_const(&intr->src[0], 0, &slot)
+			? shader_find_resource(c->s->images, c->s->num_images, slot) : NULL;
+		if (d && d->is_ms && n < 4)
+			v[n++] = isel_get(c, intr->src[2].ssa)[0];
+	}
+	return isel_collect(c, v, n);
 }
 
 static bool image_slot(struct isel *c, struct intrinsic_instr *intr, struct slot *slot)
 {
 	*slot = slot_of(c, &intr->src[0]);
-	if (slot->direct && intrinsic_has(intr->op, INTR_IDX_image_dim)) {
-		enum image_dim dim = (enum image_dim)intrinsic_get(intr, INTR_IDX_image_dim);
-		struct resource_decl *d = shader_find_resource(c->s->images, c->s->num_images,
-							       slot->imm);
-		if (d && d->is_ms && dim != DIM_none && intr->op != INTR_image_size) {
-			isel_error(c, "multisampled storage images are not supported");
-			return false;
-		}
-	}
 	return true;
 }
 
@@ -1145,6 +1155,15 @@ static void emit_image(struct isel *c, struct intrinsic_instr *intr)
 		bool swap = intr->op == INTR_image_atomic_swap;
 		emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, image_coords(c, intr),
 			    swap ? &intr->src[4] : &intr->src[3], swap ? &intr->src[3] : NULL);
+		return;
+	}
+	case INTR_image_samples: {
+		/* resinfo's last component (the sample count) */
+		struct ir3_instruction *i = mem_instr(c, OPC_RESINFO, 1, TYPE_U32);
+		struct ir3_register *dst = ir3_dst_create(i, 0, 4);
+		slot_src(i, slot);
+		place(c, i);
+		isel_def(c, &intr->def)[0] = ir3_b_split(&c->b, dst, 3);
 		return;
 	}
 	case INTR_image_size: {
@@ -1376,6 +1395,40 @@ static void emit_subgroup(struct isel *c, struct intrinsic_instr *intr)
 				 isel_imm(c, 0, false));
 		return;
 	}
+	case INTR_shuffle: case INTR_shuffle_xor: case INTR_shuffle_up: case INTR_shuffle_down:
+	case INTR_read_invocation: {
+		/* a7xx's shfl (Mesa: has_shfl); the same instruction models the
+		 * read_invocation loops older generations use (approximation) */
+		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+		struct ir3_register *idx = isel_get(c, intr->src[1].ssa)[0];
+		unsigned n = intr->def.num_components * (intr->def.bit_size == 64 ? 2 : 1);
+		for (unsigned k = 0; k < n; k++) {
+			struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_SHFL, 1, 2);
+			i->type = (v[k]->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32;
+			i->off = intr->op == INTR_shuffle_xor ? 1 : intr->op == INTR_shuffle_up ? 2
+				 : intr->op == INTR_shuffle_down ? 3 : 0;
+			d[k] = ir3_dst_create(i, v[k]->flags & IR3_REG_HALF, 1);
+			ir3_src_ssa(i, v[k], 0);
+			ir3_src_ssa(i, idx, 0);
+		}
+		return;
+	}
+	case INTR_quad_broadcast: case INTR_quad_swap_horizontal: case INTR_quad_swap_vertical:
+	case INTR_quad_swap_diagonal: {
+		enum ir3_opc opc = intr->op == INTR_quad_broadcast ? OPC_QUAD_SHUFFLE_BRCST
+				   : intr->op == INTR_quad_swap_horizontal ? OPC_QUAD_SHUFFLE_HORIZ
+				   : intr->op == INTR_quad_swap_vertical ? OPC_QUAD_SHUFFLE_VERT
+									  : OPC_QUAD_SHUFFLE_DIAG;
+		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+		unsigned n = intr->def.num_components * (intr->def.bit_size == 64 ? 2 : 1);
+		for (unsigned k = 0; k < n; k++) {
+			struct ir3_register *s[2] = { v[k], intr->op == INTR_quad_broadcast
+						   ? isel_get(c, intr->src[1].ssa)[0] : NULL };
+			d[k] = ir3_b_tex(&c->b, opc, (v[k]->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32, 1,
+					 0, 0, s[1] ? 2 : 1, s);
+		}
+		return;
+	}
 	default: {
 		/* read_first_invocation */
 		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
@@ -1428,11 +1481,13 @@ static void emit_deriv(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_ddx_fine: opc = OPC_DSXPP_1; break;
 	default: opc = OPC_DSYPP_1; break;
 	}
-	if (c->s->stage != STAGE_FRAGMENT) {
-		isel_error(c, "derivatives outside fragment shaders are not supported");
+	/* compute shaders have quad derivatives too (their quads are groups
+	 * of four invocations) */
+	if (c->s->stage != STAGE_FRAGMENT && c->s->stage != STAGE_COMPUTE) {
+		isel_error(c, "derivatives outside fragment and compute shaders are not supported");
 		return;
 	}
-	c->ir->need_pixlod = true;
+	c->ir->need_pixlod |= c->s->stage == STAGE_FRAGMENT;
 	struct ir3_register **s = isel_get(c, intr->src[0].ssa);
 	struct ir3_register **d = isel_def(c, &intr->def);
 	bool half = intr->def.bit_size == 16;
@@ -1453,7 +1508,10 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	case INTR_load_point_coord: emit_point_coord(c, intr); return;
 	case INTR_ballot: case INTR_vote_any: case INTR_vote_all: case INTR_elect:
-	case INTR_read_first_invocation:
+	case INTR_read_first_invocation: case INTR_shuffle: case INTR_shuffle_xor:
+	case INTR_shuffle_up: case INTR_shuffle_down: case INTR_read_invocation:
+	case INTR_quad_broadcast: case INTR_quad_swap_horizontal: case INTR_quad_swap_vertical:
+	case INTR_quad_swap_diagonal:
 		emit_subgroup(c, intr);
 		return;
 	case INTR_rq_initialize: case INTR_rq_proceed: case INTR_rq_load: case INTR_rq_terminate:
@@ -1483,7 +1541,7 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_global_atomic_swap: emit_global_atomic(c, intr, true); return;
 	case INTR_load_scratch: case INTR_store_scratch: emit_scratch(c, intr); return;
 	case INTR_image_load: case INTR_image_store: case INTR_image_atomic:
-	case INTR_image_atomic_swap: case INTR_image_size:
+	case INTR_image_atomic_swap: case INTR_image_size: case INTR_image_samples:
 		emit_image(c, intr);
 		return;
 	case INTR_barrier: emit_barrier(c, intr); return;

@@ -375,8 +375,8 @@ static void entry_state(struct tctx *c, struct ir3_block *b, struct tstate *s)
 		bitset_union(s->war_ss, ps->war_ss, NSLOT);
 		bitset_union(s->war_any, ps->war_any, NSLOT);
 		bitset_union(s->const_ss, ps->const_ss, 2048);
-		s->barrier_ss |= ps->barrier_ss;
-		s->barrier_sy |= ps->barrier_sy;
+		/* the barrier rule is Mesa's legalize_block's: the next
+		 * instruction of the same block; a block starts clear */
 	}
 }
 

@@ -102,6 +102,12 @@ static struct ssa_def *lower_comp(struct builder *b, struct alu_instr *alu, unsi
 	case OP_ior: return pack(b, (struct halves){ b_ior(b, s[0].lo, s[1].lo), b_ior(b, s[0].hi, s[1].hi) });
 	case OP_ixor: return pack(b, (struct halves){ b_ixor(b, s[0].lo, s[1].lo), b_ixor(b, s[0].hi, s[1].hi) });
 	case OP_inot: return pack(b, (struct halves){ b_inot(b, s[0].lo), b_inot(b, s[0].hi) });
+	case OP_iabs: {
+		struct halves neg = add(b, (struct halves){ u32(b, 0), u32(b, 0) }, s[0], true);
+		struct ssa_def *sign = b_ilt(b, s[0].hi, u32(b, 0));
+		return pack(b, (struct halves){ b_bcsel(b, sign, neg.lo, s[0].lo),
+						b_bcsel(b, sign, neg.hi, s[0].hi) });
+	}
 	case OP_ishl: case OP_ishr: case OP_ushr:
 		return pack(b, shift(b, op, s[0], comp(b, alu, 1, k)));
 	case OP_imul: {
@@ -197,6 +203,8 @@ static bool lower_mem(struct builder *b, struct intrinsic_instr *intr)
 	if ((!load && !store) || intr->num_components > 4)
 		return false;
 	unsigned n = intr->num_components;
+	/* a vec3 of 64-bit values moves 6 dwords: as 8, the last two unused */
+	unsigned w = n == 3 ? 8 : 2 * n;
 	if (store) {
 		struct ssa_def *parts[8];
 		for (unsigned k = 0; k < n; k++) {
@@ -204,19 +212,22 @@ static bool lower_mem(struct builder *b, struct intrinsic_instr *intr)
 			parts[2 * k] = h.lo;
 			parts[2 * k + 1] = h.hi;
 		}
-		src_rewrite(&intr->src[0], b_vec(b, parts, 2 * n));
-		if (intrinsic_has(intr->op, INTR_IDX_write_mask)) {
-			unsigned m = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask), w = 0;
-			for (unsigned k = 0; k < n; k++)
-				if (m & (1u << k))
-					w |= 3u << (2 * k);
-			intrinsic_set(intr, INTR_IDX_write_mask, (int32_t)w);
-		}
-		intr->num_components = (uint8_t)(2 * n);
+		for (unsigned k = 2 * n; k < w; k++)
+			parts[k] = b_undef(b, 1, 32);
+		src_rewrite(&intr->src[0], b_vec(b, parts, w));
+		unsigned m = intrinsic_has(intr->op, INTR_IDX_write_mask)
+				     ? (unsigned)intrinsic_get(intr, INTR_IDX_write_mask)
+				     : (1u << n) - 1, wm = 0;
+		for (unsigned k = 0; k < n; k++)
+			if (m & (1u << k))
+				wm |= 3u << (2 * k);
+		if (intrinsic_has(intr->op, INTR_IDX_write_mask))
+			intrinsic_set(intr, INTR_IDX_write_mask, (int32_t)wm);
+		intr->num_components = (uint8_t)w;
 		return true;
 	}
-	intr->num_components = (uint8_t)(2 * n);
-	intr->def.num_components = (uint8_t)(2 * n);
+	intr->num_components = (uint8_t)w;
+	intr->def.num_components = (uint8_t)w;
 	intr->def.bit_size = 32;
 	b->cursor = cursor_after_instr(&intr->instr);
 	struct ssa_def *c[4];

@@ -12,6 +12,12 @@
  *	ballot_bitfield_extract       the bit of the word it falls in
  *	inverse_ballot                ballot_bitfield_extract at the invocation
  *	vote_ieq/feq                  vote_all(x == read_first_invocation(x))
+ *	reduce                        log2(cluster) butterfly steps on shuffle_xor
+ *	inclusive/exclusive_scan      log2(wave) steps on shuffle_up (Hillis-Steele),
+ *	                              the exclusive one shifted by one first
+ *
+ * (Mesa 24.3 lowers scans and reductions with ir3's scan macros on a6xx+;
+ * the butterfly is this model's approximation of their length.)
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
@@ -67,6 +73,54 @@ static struct ssa_def *extract(struct builder *b, struct ssa_def *v, struct ssa_
 	return b_ine(b, b_iand(b, b_ushr(b, w, b_iand(b, i, u32(b, 31))), u32(b, 1)), u32(b, 0));
 }
 
+/* The identity of a reduction op, as the value's bit size. */
+static struct ssa_def *identity(struct builder *b, enum alu_op op, unsigned bits)
+{
+	switch (op) {
+	case OP_imul: return b_imm_intN(b, 1, bits);
+	case OP_fmul: return b_imm_floatN(b, 1.0, bits);
+	case OP_iand: case OP_umin: return b_imm_intN(b, -1, bits);
+	case OP_imin: return b_imm_intN(b, (int64_t)((1ull << (bits - 1)) - 1), bits);
+	case OP_imax: return b_imm_intN(b, -(int64_t)(1ull << (bits - 1)), bits);
+	case OP_fmin: return b_imm_floatN(b, __builtin_inf(), bits);
+	case OP_fmax: return b_imm_floatN(b, -__builtin_inf(), bits);
+	case OP_fadd: return b_imm_floatN(b, 0, bits);
+	default: return b_imm_intN(b, 0, bits);
+	}
+}
+
+static struct ssa_def *shuffle(struct builder *b, enum intrinsic op, struct ssa_def *x,
+			       unsigned delta)
+{
+	return b_intrinsic_def_(b, op, x->num_components, x->bit_size,
+				(struct ssa_def *const[]){ x, b_imm_int(b, delta) }, NULL);
+}
+
+static struct ssa_def *scan(struct builder *b, struct intrinsic_instr *intr)
+{
+	enum alu_op op = (enum alu_op)intrinsic_get(intr, INTR_IDX_reduction_op);
+	struct ssa_def *x = intr->src[0].ssa;
+	unsigned bits = x->bit_size;
+	if (intr->op == INTR_reduce) {
+		unsigned cluster = (unsigned)intrinsic_get(intr, INTR_IDX_cluster_size);
+		if (!cluster || cluster > 64)
+			cluster = 64;
+		for (unsigned s = 1; s < cluster; s <<= 1)
+			x = b_alu(b, op, x, shuffle(b, INTR_shuffle_xor, x, s), NULL, NULL);
+		return x;
+	}
+	struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation);
+	if (intr->op == INTR_exclusive_scan) {
+		struct ssa_def *first = b_ieq(b, id, b_imm_int(b, 0));
+		x = b_bcsel(b, first, identity(b, op, bits), shuffle(b, INTR_shuffle_up, x, 1));
+	}
+	for (unsigned s = 1; s < 64; s <<= 1) {
+		struct ssa_def *t = b_alu(b, op, x, shuffle(b, INTR_shuffle_up, x, s), NULL, NULL);
+		x = b_bcsel(b, b_uge(b, id, b_imm_int(b, s)), t, x);
+	}
+	return x;
+}
+
 static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr)
 {
 	switch (intr->op) {
@@ -82,6 +136,8 @@ static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr)
 	case INTR_ballot_bitfield_extract: return extract(b, intr->src[0].ssa, intr->src[1].ssa);
 	case INTR_inverse_ballot:
 		return extract(b, intr->src[0].ssa, b_sysval(b, INTR_load_subgroup_invocation));
+	case INTR_reduce: case INTR_inclusive_scan: case INTR_exclusive_scan:
+		return scan(b, intr);
 	case INTR_vote_ieq: case INTR_vote_feq: {
 		struct ssa_def *x = intr->src[0].ssa;
 		struct ssa_def *f = b_intr(b, read_first_invocation, x->num_components, x->bit_size, (x));
