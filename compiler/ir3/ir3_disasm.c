@@ -109,7 +109,9 @@ static void flags(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addstr(sb, "(eq)");
 	if (i->flags & IR3_INSTR_SAT)
 		strbuf_addstr(sb, "(sat)");
-	if (i->repeat)
+	/* swz/gat/sct time as (rpt1) in Mesa, but their encoding (cat1 "multi")
+	 * has no repeat field: bits 40-41 select the operation */
+	if (i->repeat && i->opc != OPC_SWZ && i->opc != OPC_GAT && i->opc != OPC_SCT)
 		strbuf_addf(sb, "(rpt%u)", i->repeat);
 	if (i->nop)
 		strbuf_addf(sb, "(nop%u) ", i->nop);

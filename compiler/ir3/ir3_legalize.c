@@ -464,8 +464,11 @@ static bool legalize_block(struct lctx *c, struct ir3_block *b)
 			s->cycle += t;
 		}
 		if (delay) {
-			if (delay > 6)
-				BUG("delay of %u cycles needs more than one nop", delay);
+			if (delay > 6) {
+				struct strbuf sb = STRBUF_INIT;
+				ir3_print_instr(&sb, n);
+				BUG("delay of %u cycles needs more than one nop: %s", delay, sb.buf);
+			}
 			new_nop(c, b)->repeat = delay - 1;
 			s->cycle += delay;
 		}

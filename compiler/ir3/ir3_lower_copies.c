@@ -111,6 +111,8 @@ static void emit_swap(struct copy_ctx *c, struct ir3_instruction *before, const 
 		ir3_dst_phys(swz, hf, b, 1);
 		ir3_src_phys(swz, hf, b, 1);
 		ir3_src_phys(swz, hf, a, 1);
+		/* Mesa's do_swap: swz issues as (rpt1), its second write a cycle later */
+		swz->repeat = 1;
 		return;
 	}
 	/* a ^= b; b ^= a; a ^= b */
