@@ -245,7 +245,7 @@ static struct ir3_instruction *create_empty_preamble(struct ir3 *ir)
 	struct ir3_block *els = block_before(ir, main_start);
 
 	struct ir3_builder bld = ir3_builder_at_end(shps);
-	ir3_b_instr(&bld, OPC_SHPS, 0, 0);
+	struct ir3_instruction *shps_i = ir3_b_instr(&bld, OPC_SHPS, 0, 0);
 	ir3_block_link(shps, getone);
 	ir3_block_link(shps, els);
 	bld = ir3_builder_at_end(getone);
@@ -258,11 +258,12 @@ static struct ir3_instruction *create_empty_preamble(struct ir3 *ir)
 	bld = ir3_builder_at_end(els);
 	ir3_b_jump(&bld, main_start);
 
-	/* inputs belong to the first block */
+	/* inputs and texture prefetches belong to the first block (they are
+	 * allocated together, before the first instruction) */
 	foreach_instr_safe(i, main_start)
-		if (i->opc == OPC_META_INPUT) {
+		if (i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH) {
 			ir3_instr_remove(i);
-			ir3_instr_insert_before(shps->first, i);
+			ir3_instr_insert_before(shps_i, i);
 		}
 	ir3_calc_preds(ir);
 	return shpe;
