@@ -66,6 +66,9 @@ static struct ssa_def *lower_extract(struct builder *b, struct alu_instr *alu, u
 	if (!lc || lc->instr.type != INSTR_load_const)
 		return NULL;
 	unsigned k = (unsigned)lc->value[alu->src[1].swizzle[0]];
+	for (unsigned c = 1; c < alu->def.num_components; c++)
+		if (lc->value[alu->src[1].swizzle[c]] != k)
+			return NULL;	/* one shift for every component */
 	struct ssa_def *v = src(b, alu, 0);
 	unsigned bits = v->bit_size;
 	unsigned lsb = (k * width) % bits;

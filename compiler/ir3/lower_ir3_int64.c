@@ -85,6 +85,48 @@ static struct ssa_def *compare(struct builder *b, enum alu_op op, struct halves 
 	return less ? lt : b_inot(b, lt);
 }
 
+/* The high 64 bits of a 64×64 product from 32×32 products (nir_lower_int64's
+ * lower_mul_high64 does it with its own pieces): the middle word's carries
+ * go into the high half; the signed product subtracts each operand where the
+ * other is negative. */
+static struct halves mul_high(struct builder *b, struct halves x, struct halves y, bool sign)
+{
+	struct ssa_def *z = u32(b, 0);
+	struct ssa_def *p00_hi = b_umul_high(b, x.lo, y.lo);
+	struct halves p01 = { b_imul(b, x.lo, y.hi), b_umul_high(b, x.lo, y.hi) };
+	struct halves p10 = { b_imul(b, x.hi, y.lo), b_umul_high(b, x.hi, y.lo) };
+	struct halves p11 = { b_imul(b, x.hi, y.hi), b_umul_high(b, x.hi, y.hi) };
+	struct ssa_def *t = b_iadd(b, p00_hi, p01.lo);
+	struct ssa_def *c = b_b2i32(b, b_ult(b, t, p00_hi));
+	struct ssa_def *t2 = b_iadd(b, t, p10.lo);
+	c = b_iadd(b, c, b_b2i32(b, b_ult(b, t2, t)));
+	struct halves h = add(b, p11, (struct halves){ p01.hi, z }, false);
+	h = add(b, h, (struct halves){ p10.hi, z }, false);
+	h = add(b, h, (struct halves){ c, z }, false);
+	if (sign) {
+		struct ssa_def *xn = b_ilt(b, x.hi, z), *yn = b_ilt(b, y.hi, z);
+		h = add(b, h, (struct halves){ b_bcsel(b, xn, y.lo, z), b_bcsel(b, xn, y.hi, z) }, true);
+		h = add(b, h, (struct halves){ b_bcsel(b, yn, x.lo, z), b_bcsel(b, yn, x.hi, z) }, true);
+	}
+	return h;
+}
+
+/* A 64-bit unsigned value to float, rounded once (as nir_lower_int64's
+ * lower_2f): with a high half, the value shifted right by the high half's
+ * width into 32 bits, the dropped bits kept as a sticky bit 0 (below the
+ * rounding position), converted, then scaled by 2^shift exactly. */
+static struct ssa_def *u2f32(struct builder *b, struct halves x)
+{
+	struct ssa_def *n = b_iadd(b, b_ufind_msb(b, x.hi), u32(b, 1));	/* 0 when hi is 0 */
+	struct halves r = shift(b, OP_ushr, x, n);
+	struct ssa_def *low = b_bcsel(b, b_ieq(b, n, u32(b, 32)), x.lo,
+				      b_ishl(b, x.lo, b_isub(b, u32(b, 32), n)));
+	struct ssa_def *sticky = b_b2i32(b, b_iand(b, b_ine(b, n, u32(b, 0)), b_ine(b, low, u32(b, 0))));
+	struct ssa_def *f = b_u2f32(b, b_ior(b, r.lo, sticky));
+	struct ssa_def *scale = b_ishl(b, b_iadd(b, n, u32(b, 127)), u32(b, 23));
+	return b_fmul(b, f, scale);
+}
+
 /* One component of a 64-bit integer op; NULL when not handled. */
 static struct ssa_def *lower_comp(struct builder *b, struct alu_instr *alu, unsigned k)
 {
@@ -116,6 +158,8 @@ static struct ssa_def *lower_comp(struct builder *b, struct alu_instr *alu, unsi
 					    b_iadd(b, b_imul(b, s[0].lo, s[1].hi), b_imul(b, s[0].hi, s[1].lo)));
 		return pack(b, (struct halves){ lo, hi });
 	}
+	case OP_umul_high: case OP_imul_high:
+		return pack(b, mul_high(b, s[0], s[1], op == OP_imul_high));
 	case OP_ieq: case OP_ine: case OP_ilt: case OP_ige: case OP_ult: case OP_uge:
 		return compare(b, op, s[0], s[1]);
 	case OP_bcsel: {
@@ -146,9 +190,14 @@ static struct ssa_def *lower_comp(struct builder *b, struct alu_instr *alu, unsi
 	case OP_i2b1:
 		return b_ior(b, b_ine(b, s[0].lo, u32(b, 0)), b_ine(b, s[0].hi, u32(b, 0)));
 	case OP_u2f32:
-		return b_ffma(b, b_u2f32(b, s[0].hi), b_imm_float(b, 4294967296.0), b_u2f32(b, s[0].lo));
-	case OP_i2f32:
-		return b_ffma(b, b_i2f32(b, s[0].hi), b_imm_float(b, 4294967296.0), b_u2f32(b, s[0].lo));
+		return u2f32(b, s[0]);
+	case OP_i2f32: {
+		struct ssa_def *neg = b_ilt(b, s[0].hi, u32(b, 0));
+		struct halves m = add(b, (struct halves){ u32(b, 0), u32(b, 0) }, s[0], true);
+		struct ssa_def *f = u2f32(b, (struct halves){ b_bcsel(b, neg, m.lo, s[0].lo),
+								b_bcsel(b, neg, m.hi, s[0].hi) });
+		return b_bcsel(b, neg, b_fneg(b, f), f);
+	}
 	default:
 		return NULL;
 	}
