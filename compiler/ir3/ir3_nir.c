@@ -21,6 +21,7 @@
  *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
+ *	opt_ir3_fuse_ffma            (nir_opt_algebraic's fuse_ffma rules)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
  *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; last, so it sees
@@ -53,6 +54,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_con
 	PASS(progress, pl, lower_isign);
 	PASS(progress, pl, lower_bitfield);
 	PASS(progress, pl, lower_ir3_alu, t);
+	PASS(progress, pl, opt_ir3_fuse_ffma, t);
 	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);

@@ -115,6 +115,8 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 /* Dynamically indexed local arrays to scratch (a5xx+) or selects
  * (lower_ir3_locals.c). */
 bool lower_ir3_locals(struct shader *s, const struct ir3_info *t);
+/* fadd of a single-use fmul to ffma, fuse_ffma (opt_ir3_fuse_ffma.c). */
+bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_info *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_info *t);
 /* Subgroup operations from ballot/vote/elect/read_first

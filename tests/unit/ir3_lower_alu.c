@@ -265,8 +265,84 @@ static bool check_op(const struct lowering *l, unsigned sets, char *msg, size_t 
 	return good;
 }
 
+/* ---- opt_ir3_fuse_ffma: each form fuses, keeps its value (rounded once),
+ * and leaves exact adds and multiplies used twice alone ---- */
+
+enum form { PLAIN, NEG, ABS, NEGABS, SUB_MUL_FIRST, SUB_MUL_SECOND, EXACT_ADD, TWO_USES };
+
+static struct shader *fma_shader(enum form f)
+{
+	struct shader *s = shader_create(STAGE_FRAGMENT, "main");
+	struct builder b;
+	builder_init_at_end(&b, s);
+	struct ssa_def *zero = b_imm_int(&b, 0), *in[3];
+	for (unsigned k = 0; k < 3; k++) {
+		struct io_decl *d = shader_add_input(s);
+		d->location = (int)k;
+		d->num_components = NC;
+		d->bit_size = 32;
+		d->interp = INTERP_flat;
+		in[k] = b_load_input(&b, NC, 32, k, 0, zero);
+	}
+	unsigned sw[NC] = { 1, 3, 0, 2 };
+	struct ssa_def *m = b_fmul(&b, b_swizzle(&b, in[0], sw, NC), in[1]), *r;
+	switch (f) {
+	case NEG: m = b_fneg(&b, m); break;
+	case ABS: m = b_fabs(&b, m); break;
+	case NEGABS: m = b_fneg(&b, b_fabs(&b, m)); break;
+	default: break;
+	}
+	if (f == SUB_MUL_FIRST)
+		r = b_fsub(&b, m, in[2]);
+	else if (f == SUB_MUL_SECOND)
+		r = b_fsub(&b, in[2], m);
+	else
+		r = b_fadd(&b, in[2], m);
+	if (f == EXACT_ADD)
+		instr_as_alu(r->parent)->exact = true;
+	if (f == TWO_USES)
+		r = b_fmul(&b, r, m);
+	struct io_decl *o = shader_add_output(s);
+	o->location = 0;
+	o->num_components = NC;
+	o->bit_size = 32;
+	b_store_output(&b, r, 0, 0, (1u << NC) - 1, zero);
+	return s;
+}
+
+static void test_fuse_ffma(void)
+{
+	static const char *names[] = { "fadd(fmul)", "fadd(fneg(fmul))", "fadd(fabs(fmul))",
+				       "fadd(fneg(fabs(fmul)))", "fsub(fmul, c)", "fsub(c, fmul)",
+				       "an exact fadd", "a fmul used twice" };
+	for (unsigned f = PLAIN; f <= TWO_USES; f++) {
+		struct shader *before = fma_shader(f), *after = shader_clone(before);
+		bool progress = opt_ir3_fuse_ffma(after, NULL);
+		bool want = f != EXACT_ADD && f != TWO_USES;
+		bool good = progress == want;
+		struct diag d = DIAG_INIT;
+		good &= ir_validate(after, &d, "after");
+		diag_release(&d);
+		for (unsigned t = 0; good && t < 500; t++) {
+			struct eval_io in, x, y;
+			memset(&in, 0, sizeof(in));
+			for (unsigned k = 0; k < 3; k++)
+				for (unsigned c = 0; c < NC; c++)
+					in.v[k][c] = ir_float_to_bits((double)(int64_t)rnd_below(1 << 16) / 4096.0 - 8.0, 32);
+			good = eval_straight(before, &in, &x) && eval_straight(after, &in, &y);
+			for (unsigned c = 0; c < NC && good; c++)
+				good = close_value(x.v[0][c], y.v[0][c], 32) ||
+				       fabs(ir_float_from_bits(x.v[0][c], 32) - ir_float_from_bits(y.v[0][c], 32)) < 1e-5;
+		}
+		ok(good, "opt_ir3_fuse_ffma: %s %s", names[f], want ? "fuses and keeps its value" : "is left alone");
+		shader_free(before);
+		shader_free(after);
+	}
+}
+
 int main(void)
 {
+	test_fuse_ffma();
 	rnd_seed_from_env();
 	for (unsigned i = 0; i < sizeof(lowerings) / sizeof(*lowerings); i++) {
 		const struct lowering *l = &lowerings[i];
