@@ -5,7 +5,8 @@
  *
  * A loop qualifies when the loop analysis (ir.h, "loop_info") knows an
  * exact trip count n ≤ 32 — its only way out is the break of a simple
- * terminator, it has no continue and no return — and its instructions
+ * terminator, it has no continue and no return, and no loop is left
+ * inside it unless n is 1 (NIR's has_nested_loop) — and its instructions
  * times n stay under 26 × 32 (Mesa's LOOP_UNROLL_LIMIT × max iterations),
  * unless it is marked `unroll`; never when marked `dont_unroll`.  The part
  * of the body before the terminator runs n + 1 times, the rest n times:
@@ -383,11 +384,31 @@ static void unroll(struct cf_loop *loop)
 	free(u.bmap);
 }
 
+/* Whether `list` holds a loop at any depth. */
+static bool has_loop(struct list *list)
+{
+	for (struct cf_node *n = cf_node_of(list->head.next); &n->link != &list->head;
+	     n = cf_node_next(n)) {
+		if (n->type == CF_LOOP)
+			return true;
+		if (n->type == CF_IF && (has_loop(&cf_as_if(n)->then_list) ||
+					 has_loop(&cf_as_if(n)->else_list)))
+			return true;
+		if (!cf_node_next(n))
+			break;
+	}
+	return false;
+}
+
 static bool can_unroll(struct cf_loop *loop)
 {
 	struct loop_info *info = loop->info;
 	if (loop->hint == LOOP_HINT_dont_unroll || !info->exact_trip_count || info->has_continue ||
 	    info->trip_count < 0 || info->trip_count > MAX_UNROLL_ITERATIONS)
+		return false;
+	/* a loop that still holds a loop is not unrolled unless it runs once
+	 * (nir_opt_loop_unroll's process_loops: has_nested_loop) */
+	if (info->trip_count != 1 && has_loop(&loop->body))
 		return false;
 	if (loop->hint != LOOP_HINT_unroll &&
 	    (uint64_t)info->num_instrs * (uint64_t)info->trip_count >
