@@ -3,6 +3,9 @@
 #
 #   mesa-compare.pl compare  MANIFEST MESA_TSV STATS.jsonl   per GPU and statistic
 #   mesa-compare.pl coverage MANIFEST MESA_TSV STATS.jsonl   per target: ok, failures
+#   mesa-compare.pl shaders  MANIFEST MESA_TSV STATS.jsonl GPU STAT [N]
+#                            the N (default 30) shaders farthest from Mesa on
+#                            STAT for GPU (by difference), ours and Mesa's
 #
 # STATS.jsonl is `shdb run`'s over ../shared/corpus with that manifest;
 # MESA_TSV is ../shared/reference/mesa-ir3-dev.tsv (one row per unit and GPU,
@@ -23,12 +26,14 @@
 # a target compiles less than $MIN_SHARE (default 0.99) of the latter.
 use strict;
 use warnings;
+use utf8;
 use JSON::PP;
 binmode STDOUT, ':encoding(UTF-8)';
 
-my ($mode, $manifest, $mesa_tsv, $stats) = @ARGV;
-die "usage: $0 compare|coverage MANIFEST MESA_TSV STATS.jsonl\n"
-	unless $stats && ($mode eq 'compare' || $mode eq 'coverage');
+my ($mode, $manifest, $mesa_tsv, $stats, $sh_gpu, $sh_stat, $sh_n) = @ARGV;
+die "usage: $0 compare|coverage MANIFEST MESA_TSV STATS.jsonl | shaders … GPU STAT [N]\n"
+	unless $stats && ($mode eq 'compare' || $mode eq 'coverage' ||
+			  ($mode eq 'shaders' && $sh_stat));
 
 my %short = (vertex => 'vert', fragment => 'frag', compute => 'comp', geometry => 'geom',
 	     tess_ctrl => 'tesc', tess_eval => 'tese');
@@ -171,4 +176,18 @@ sub coverage {
 	exit $fail;
 }
 
-$mode eq 'compare' ? compare() : coverage();
+sub shaders {
+	my @both = grep { /\t\Q$sh_gpu\E$/ && $ours{$_}{status} eq 'ok' && $mesa{$_} && $mesa{$_}{ok} }
+		keys %ours;
+	my %d = map { $_ => ($ours{$_}{v}{$sh_stat} // 0) - ($mesa{$_}{v}{$sh_stat} // 0) } @both;
+	my @w = sort { abs($d{$b}) <=> abs($d{$a}) || $a cmp $b } @both;
+	printf "%8s %8s %8s  %s\n", 'ours', 'mesa', 'diff', "shader ($sh_gpu $sh_stat)";
+	for my $u (@w[0 .. ($sh_n // 30) - 1]) {
+		last unless defined $u;
+		(my $name = $u) =~ s/\t[^\t]*$//;
+		printf "%8d %8d %+8d  %s\n", $ours{$u}{v}{$sh_stat} // 0, $mesa{$u}{v}{$sh_stat} // 0,
+			$d{$u}, $name =~ s/\t/ /r;
+	}
+}
+
+$mode eq 'compare' ? compare() : $mode eq 'shaders' ? shaders() : coverage();
