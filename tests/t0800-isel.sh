@@ -47,10 +47,10 @@ test_expect '--verify passes on every golden for every target' '
 '
 
 test_expect 'an unsupported op is a per-target error naming it, exit 1' '
-	expect_status 1 $SHDB compile -t a630,a740 --stats $IN/error-fpow.ir >out 2>err &&
-	grep -q "a630: unsupported ALU op .fpow." err &&
+	expect_status 1 $SHDB compile -t a630,a740 --stats $IN/error-fp64.ir >out 2>err &&
+	grep -q "a630: 64-bit floating point is not supported (f2f64" err &&
 	test $(grep -c "\"status\":\"error\"" out) = 2 &&
-	grep -q "\"message\":\"unsupported ALU op" out
+	grep -q "\"message\":\"64-bit floating point is not supported" out
 '
 
 test_expect 'shdb run records ir3 statistics for .ir inputs' '
