@@ -22,7 +22,8 @@
 # many compiled, and the failures grouped by message (numbers and quoted
 # names folded), those Mesa 24.3 fails too on the same GPU (or the nearest
 # one it was run on) marked "mesa fails too".  Two shares: of all the units
-# that reached the backend, and of those Mesa compiles.  Exit status 1 when
+# that reached the backend, and of those Mesa compiles.  Exit status 1 on
+# any crash, hang, verifier failure or internal error, or when
 # a target compiles less than $MIN_SHARE (default 0.99) of the latter.
 use strict;
 use warnings;
@@ -172,6 +173,18 @@ sub coverage {
 			for grep { $ours{$_}{status} ne 'ok' } @u;
 		printf "        %5d  %s\n", $why{$_}, $_
 			for sort { $why{$b} <=> $why{$a} || $a cmp $b } keys %why;
+	}
+	# whatever the shares, code that fails a verifier, a crash, a hang or an
+	# internal error is a bug
+	my @bugs = grep { $ours{$_}{status} =~ /^(crash|timeout)$/ ||
+			  ($ours{$_}{message} // '') =~ /^(verifier:|invalid machine IR|internal error)/ }
+		sort keys %ours;
+	if (@bugs) {
+		printf "%d results are compiler bugs (verifier, crash, hang, internal error), e.g.:\n",
+			scalar @bugs;
+		printf "  %s: %s %s\n", $_ =~ s/\t/ /gr, $ours{$_}{status}, $ours{$_}{message} // ''
+			for @bugs[0 .. ($#bugs < 9 ? $#bugs : 9)];
+		$fail = 1;
 	}
 	exit $fail;
 }

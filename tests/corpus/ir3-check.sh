@@ -3,7 +3,8 @@
 # every target, with both verifiers, then per target how many of the units
 # that reached the backend compiled and why the others failed, grouped
 # (bench/mesa-compare.pl coverage).  Fails when a target compiles less than
-# 99% of them, or when the run itself fails.
+# 99% of the units Mesa 24.3 compiles for it (mesa-ir3-dev.tsv), on any
+# verifier failure, crash, hang or internal error, or when the run fails.
 #
 #   IR3_CHECK_RUN=DIR    where the run goes (default $SHDB_BUILD/ir3-check)
 set -eu
