@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench/bench.h"
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "compiler/util/array.h"
@@ -28,12 +29,6 @@
 struct times {
 	ARRAY(double) whole, backend;
 };
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static double pct(double *v, size_t n, unsigned p)
 {

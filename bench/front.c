@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench.h"
 #include "compiler/front/front.h"
 #include "compiler/front/source.h"
 #include "compiler/util/file.h"
@@ -31,34 +32,6 @@ struct unit {
 
 typedef ARRAY(double) times;
 typedef ARRAY(struct unit) unit_array;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void report(const char *what, times *t)
-{
-	double total = 0;
-	if (!t->len) {
-		printf("%-10s no units\n", what);
-		return;
-	}
-	qsort(t->data, t->len, sizeof(double), cmp_double);
-	for (size_t i = 0; i < t->len; i++)
-		total += t->data[i];
-	printf("%-10s %5zu units  median %7.3f ms  p90 %7.3f ms  p99 %7.3f ms  total %8.1f ms\n",
-	       what, t->len, t->data[t->len / 2], t->data[t->len * 9 / 10],
-	       t->data[t->len * 99 / 100], total);
-}
 
 static void load(const char *corpus, unit_array *units)
 {
@@ -178,11 +151,11 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("front end per shader over %s, one process:\n", corpus);
-	report("glslang", &warm);
-	report("cold", &cold);
-	report("prepare", &prep);
-	report("spirv-as", &as);
-	report("spirv-dis", &dis);
+	report_times("glslang", "units", warm.data, warm.len);
+	report_times("cold", "units", cold.data, cold.len);
+	report_times("prepare", "units", prep.data, prep.len);
+	report_times("spirv-as", "units", as.data, as.len);
+	report_times("spirv-dis", "units", dis.data, dis.len);
 
 	for (size_t i = 0; i < units.len; i++) {
 		free(units.data[i].path);

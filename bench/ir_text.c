@@ -9,16 +9,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench.h"
 #include "compiler/ir/builder.h"
 
 #define RUNS 5
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* A fragment shader: `n` rounds of arithmetic, an if/else with a phi and a
  * small counted loop. */
@@ -54,12 +48,6 @@ static struct shader *generate(unsigned n)
 	}
 	b_store_output(&b, v, 0, 0, 0xf, zero);
 	return s;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
 }
 
 static void report(const char *what, double *ms, unsigned instrs)

@@ -21,24 +21,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench.h"
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/file.h"
 
 #define RUNS 5
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 /* ---- the generator ---- */
 

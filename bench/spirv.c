@@ -20,6 +20,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/bench.h"
 #include "compiler/front/front.h"
 #include "compiler/opt/opt.h"
 #include "compiler/spirv/spirv.h"
@@ -36,34 +37,6 @@ struct module {
 };
 
 typedef ARRAY(struct module) module_array;
-
-static double now_ms(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-static void report(const char *what, times *t)
-{
-	double total = 0;
-	if (!t->len) {
-		printf("%-10s no shaders\n", what);
-		return;
-	}
-	qsort(t->data, t->len, sizeof(double), cmp_double);
-	for (size_t i = 0; i < t->len; i++)
-		total += t->data[i];
-	printf("%-10s %5zu shaders  median %7.3f ms  p90 %7.3f ms  p99 %7.3f ms  total %8.1f ms\n",
-	       what, t->len, t->data[t->len / 2], t->data[t->len * 9 / 10],
-	       t->data[t->len * 99 / 100], total);
-}
 
 static void add(module_array *mods, const char *name, const struct spirv_unit *u)
 {
@@ -170,10 +143,10 @@ int main(int argc, char **argv)
 	}
 	printf("SPIR-V -> IR and the optimisation loop per shader over %s (%u modules failed):\n",
 	       corpus, failed);
-	report("spirv->ir", &reader);
-	report("vars-ssa", &ssa);
-	report("opt-loop", &loop);
-	report("total", &total);
+	report_times("spirv->ir", "shaders", reader.data, reader.len);
+	report_times("vars-ssa", "shaders", ssa.data, ssa.len);
+	report_times("opt-loop", "shaders", loop.data, loop.len);
+	report_times("total", "shaders", total.data, total.len);
 	for (size_t i = 0; i < mods.len; i++) {
 		free(mods.data[i].name);
 		free(mods.data[i].words);

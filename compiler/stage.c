@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "compiler/util/file.h"
 
 static const struct {
@@ -111,4 +113,25 @@ enum input_kind input_kind_from_path(const char *path, enum shader_stage *stage)
 	if (!strcmp(ext, "glsl"))
 		return INPUT_GLSL;
 	return INPUT_UNKNOWN;
+}
+
+enum shader_stage stage_from_spirv_model(uint32_t model)
+{
+	switch (model) {
+	case SpvExecutionModelVertex: return STAGE_VERTEX;
+	case SpvExecutionModelTessellationControl: return STAGE_TESS_CTRL;
+	case SpvExecutionModelTessellationEvaluation: return STAGE_TESS_EVAL;
+	case SpvExecutionModelGeometry: return STAGE_GEOMETRY;
+	case SpvExecutionModelFragment: return STAGE_FRAGMENT;
+	case SpvExecutionModelGLCompute: return STAGE_COMPUTE;
+	case SpvExecutionModelTaskNV: case SpvExecutionModelTaskEXT: return STAGE_TASK;
+	case SpvExecutionModelMeshNV: case SpvExecutionModelMeshEXT: return STAGE_MESH;
+	case SpvExecutionModelRayGenerationKHR: return STAGE_RAYGEN;
+	case SpvExecutionModelIntersectionKHR: return STAGE_INTERSECTION;
+	case SpvExecutionModelAnyHitKHR: return STAGE_ANY_HIT;
+	case SpvExecutionModelClosestHitKHR: return STAGE_CLOSEST_HIT;
+	case SpvExecutionModelMissKHR: return STAGE_MISS;
+	case SpvExecutionModelCallableKHR: return STAGE_CALLABLE;
+	}
+	return STAGE_NONE;
 }

@@ -4,6 +4,8 @@
 #ifndef SHDB_STAGE_H
 #define SHDB_STAGE_H
 
+#include <stdint.h>
+
 enum shader_stage {
 	STAGE_NONE = -1,
 	STAGE_VERTEX,
@@ -31,6 +33,8 @@ const char *stage_mesa_name(enum shader_stage s);
 enum shader_stage stage_from_name(const char *name);
 /* The stage a GLSL-style extension names ("frag" → fragment), or STAGE_NONE. */
 enum shader_stage stage_from_extension(const char *ext);
+/* The stage of a SPIR-V execution model (SpvExecutionModel*); STAGE_NONE for others. */
+enum shader_stage stage_from_spirv_model(uint32_t model);
 
 enum input_kind {
 	INPUT_UNKNOWN,

@@ -20,27 +20,6 @@
 
 #define HEADER_WORDS 5
 
-static enum shader_stage stage_of_model(uint32_t model)
-{
-	switch (model) {
-	case SpvExecutionModelVertex: return STAGE_VERTEX;
-	case SpvExecutionModelTessellationControl: return STAGE_TESS_CTRL;
-	case SpvExecutionModelTessellationEvaluation: return STAGE_TESS_EVAL;
-	case SpvExecutionModelGeometry: return STAGE_GEOMETRY;
-	case SpvExecutionModelFragment: return STAGE_FRAGMENT;
-	case SpvExecutionModelGLCompute: return STAGE_COMPUTE;
-	case SpvExecutionModelTaskNV: case SpvExecutionModelTaskEXT: return STAGE_TASK;
-	case SpvExecutionModelMeshNV: case SpvExecutionModelMeshEXT: return STAGE_MESH;
-	case SpvExecutionModelRayGenerationKHR: return STAGE_RAYGEN;
-	case SpvExecutionModelIntersectionKHR: return STAGE_INTERSECTION;
-	case SpvExecutionModelAnyHitKHR: return STAGE_ANY_HIT;
-	case SpvExecutionModelClosestHitKHR: return STAGE_CLOSEST_HIT;
-	case SpvExecutionModelMissKHR: return STAGE_MISS;
-	case SpvExecutionModelCallableKHR: return STAGE_CALLABLE;
-	}
-	return STAGE_NONE;
-}
-
 static uint32_t bswap32(uint32_t w)
 {
 	return (w >> 24) | ((w >> 8) & 0xff00) | ((w << 8) & 0xff0000) | (w << 24);
@@ -120,7 +99,7 @@ static int find_entry_point(const uint32_t *w, size_t n, enum shader_stage want,
 				first_model = model;
 			}
 			bool named = entry && !strcmp(name, entry);
-			bool staged = !entry && (want == STAGE_NONE || stage_of_model(model) == want);
+			bool staged = !entry && (want == STAGE_NONE || stage_from_spirv_model(model) == want);
 			if (!best_name && (named || staged)) {
 				best_name = name;
 				best_model = model;
@@ -148,7 +127,7 @@ static int find_entry_point(const uint32_t *w, size_t n, enum shader_stage want,
 			strbuf_addf(err, "no %s entry point", stage_name(want));
 		return -1;
 	}
-	u->stage = stage_of_model(best_model);
+	u->stage = stage_from_spirv_model(best_model);
 	if (u->stage == STAGE_NONE) {
 		strbuf_addf(err, "entry point '%s' has execution model %u, which no stage of ours runs",
 			    best_name, best_model);

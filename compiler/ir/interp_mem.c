@@ -142,24 +142,6 @@ static void store_vec(struct ictx *c, struct mem *m, const struct ssa_def *v, un
 
 /* ---- atomics ---- */
 
-static enum alu_op atomic_alu_op(enum atomic_op op)
-{
-	switch (op) {
-	case ATOMIC_iadd: return OP_iadd;
-	case ATOMIC_imin: return OP_imin;
-	case ATOMIC_umin: return OP_umin;
-	case ATOMIC_imax: return OP_imax;
-	case ATOMIC_umax: return OP_umax;
-	case ATOMIC_iand: return OP_iand;
-	case ATOMIC_ior: return OP_ior;
-	case ATOMIC_ixor: return OP_ixor;
-	case ATOMIC_fadd: return OP_fadd;
-	case ATOMIC_fmin: return OP_fmin;
-	case ATOMIC_fmax: return OP_fmax;
-	default: return OP_mov;
-	}
-}
-
 static bool atomic_is_float(enum atomic_op op)
 {
 	return op == ATOMIC_fadd || op == ATOMIC_fmin || op == ATOMIC_fmax || op == ATOMIC_fcmpxchg;
@@ -183,7 +165,7 @@ static uint64_t atomic_new(enum atomic_op op, unsigned bits, uint64_t old, uint6
 		return r ? data : old;
 	}
 	default:
-		alu_fold(atomic_alu_op(op), 1, bits, srcs, &r);
+		alu_fold(atomic_op_alu(op), 1, bits, srcs, &r);
 		return r;
 	}
 }

@@ -21,6 +21,24 @@ const char *const spacing_names[SPACING_COUNT] = { IR_SPACINGS(NAME) };
 const char *const depth_layout_names[DEPTH_COUNT] = { IR_DEPTH_LAYOUTS(NAME) };
 const char *const scope_names[SCOPE_COUNT] = { IR_SCOPES(NAME) };
 const char *const atomic_op_names[ATOMIC_COUNT] = { IR_ATOMIC_OPS(NAME) };
+
+enum alu_op atomic_op_alu(enum atomic_op op)
+{
+	switch (op) {
+	case ATOMIC_iadd: return OP_iadd;
+	case ATOMIC_imin: return OP_imin;
+	case ATOMIC_umin: return OP_umin;
+	case ATOMIC_imax: return OP_imax;
+	case ATOMIC_umax: return OP_umax;
+	case ATOMIC_iand: return OP_iand;
+	case ATOMIC_ior: return OP_ior;
+	case ATOMIC_ixor: return OP_ixor;
+	case ATOMIC_fadd: return OP_fadd;
+	case ATOMIC_fmin: return OP_fmin;
+	case ATOMIC_fmax: return OP_fmax;
+	default: return OP_mov;
+	}
+}
 const char *const semantics_names[SEMANTICS_BIT_COUNT] = { IR_SEMANTICS(NAME) };
 const char *const mode_names[MODE_BIT_COUNT] = { IR_MODES(NAME) };
 const char *const access_names[ACCESS_BIT_COUNT] = { IR_ACCESS(NAME) };

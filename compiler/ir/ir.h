@@ -299,6 +299,10 @@ enum alu_op {
 	OP_COUNT
 };
 
+/* The ALU op an arithmetic atomic applies to the old value and its data
+ * (iadd … fmax); OP_mov for none, xchg and the compare-exchanges. */
+enum alu_op atomic_op_alu(enum atomic_op op);
+
 /* An ALU type: a base type and a bit size (0 = unsized). */
 #define ALU_TYPE(base, bits) ((base) << 8 | (bits))
 enum alu_type {

@@ -114,22 +114,6 @@ static void fill(struct spv *r, struct spv_var *var, struct resource_decl *d,
 	d->type = sampled_type(r, img);
 }
 
-static unsigned image_access(struct spv *r, uint32_t id)
-{
-	unsigned a = 0;
-	if (spv_has_deco(r, id, -1, SpvDecorationNonWritable))
-		a |= ACCESS_NON_WRITEABLE;
-	if (spv_has_deco(r, id, -1, SpvDecorationNonReadable))
-		a |= ACCESS_NON_READABLE;
-	if (spv_has_deco(r, id, -1, SpvDecorationCoherent))
-		a |= ACCESS_COHERENT;
-	if (spv_has_deco(r, id, -1, SpvDecorationVolatile))
-		a |= ACCESS_VOLATILE;
-	if (spv_has_deco(r, id, -1, SpvDecorationRestrict))
-		a |= ACCESS_RESTRICT;
-	return a;
-}
-
 static unsigned count_descriptors(struct spv_type **t)
 {
 	uint64_t n = 1;
@@ -162,7 +146,7 @@ void spv_resource_decl(struct spv *r, struct spv_var *var)
 			var->img = shader_add_image(r->s);
 			fill(r, var, var->img, t, n);
 			var->img->format = format_of(t->format);
-			var->img->access = image_access(r, var->id);
+			var->img->access = spv_access_decorations(r, var->id);
 		} else {
 			var->tex = shader_add_texture(r->s);
 			fill(r, var, var->tex, t, n);

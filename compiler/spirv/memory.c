@@ -870,7 +870,8 @@ static void mem_store_tree(struct spv *r, const struct mem *m, struct mloc l, st
 
 /* ---- buffer declarations ---- */
 
-static unsigned var_access(struct spv *r, uint32_t id, const struct spv_type *block)
+/* The ACCESS_* flags of an image or buffer variable's decorations. */
+unsigned spv_access_decorations(struct spv *r, uint32_t id)
 {
 	unsigned a = 0;
 	if (spv_has_deco(r, id, -1, SpvDecorationNonWritable))
@@ -883,6 +884,12 @@ static unsigned var_access(struct spv *r, uint32_t id, const struct spv_type *bl
 		a |= ACCESS_VOLATILE;
 	if (spv_has_deco(r, id, -1, SpvDecorationRestrict))
 		a |= ACCESS_RESTRICT;
+	return a;
+}
+
+static unsigned var_access(struct spv *r, uint32_t id, const struct spv_type *block)
+{
+	unsigned a = spv_access_decorations(r, id);
 	if (block && block->kind == T_STRUCT && block->length) {
 		bool all = true;
 		for (unsigned i = 0; i < block->length; i++)
@@ -940,6 +947,21 @@ static void need_buffer(struct spv *r, struct spv_var *var)
 	var->buf = d;
 }
 
+
+/* Give a variable of naturally laid out memory (shared memory, GL loose
+ * uniforms) its offset the first time it is used: the end of that memory,
+ * `*top` bytes, aligned; the memory grows by its size. */
+static uint32_t place_natural(struct spv *r, struct spv_var *var, uint32_t *top)
+{
+	if (!var->placed) {
+		spv_type_natural(r, var->type);
+		uint32_t a = var->type->nat_align;
+		var->offset = (*top + a - 1) / a * a;
+		*top = var->offset + var->type->nat_size;
+		var->placed = true;
+	}
+	return var->offset;
+}
 /* The memory a variable's path lives in, with the path's descriptor
  * indices consumed; returns the first index of the path in the block. */
 static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct mloc *l)
@@ -987,29 +1009,13 @@ static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct m
 		m->base_align = 4;
 		if (var->type->block)
 			spv_unsupported(r, "explicitly laid out workgroup memory");
-		if (!var->placed) {
-			spv_type_natural(r, var->type);
-			uint32_t a = var->type->nat_align;
-			var->offset = (r->shared_top + a - 1) / a * a;
-			r->shared_top = var->offset + var->type->nat_size;
-			r->s->info.shared_size = r->shared_top;
-			var->placed = true;
-		}
-		l->off.c = var->offset;
+		l->off.c = place_natural(r, var, &r->s->info.shared_size);
 		return 0;
 	case VM_UNIFORM:
 		m->kind = MEM_UNIFORM;
 		m->natural = true;
 		m->base_align = 4;
-		if (!var->placed) {
-			spv_type_natural(r, var->type);
-			uint32_t a = var->type->nat_align;
-			var->offset = (r->uniform_top + a - 1) / a * a;
-			r->uniform_top = var->offset + var->type->nat_size;
-			r->s->info.uniform_size = r->uniform_top;
-			var->placed = true;
-		}
-		l->off.c = var->offset;
+		l->off.c = place_natural(r, var, &r->s->info.uniform_size);
 		return 0;
 	case VM_SCRATCH:
 		m->kind = MEM_SCRATCH;
@@ -1177,23 +1183,6 @@ static enum atomic_op atomic_op_of(uint32_t op)
 	return ATOMIC_none;
 }
 
-static enum alu_op atomic_alu(enum atomic_op op)
-{
-	switch (op) {
-	case ATOMIC_iadd: return OP_iadd;
-	case ATOMIC_imin: return OP_imin;
-	case ATOMIC_umin: return OP_umin;
-	case ATOMIC_imax: return OP_imax;
-	case ATOMIC_umax: return OP_umax;
-	case ATOMIC_iand: return OP_iand;
-	case ATOMIC_ior: return OP_ior;
-	case ATOMIC_ixor: return OP_ixor;
-	case ATOMIC_fadd: return OP_fadd;
-	case ATOMIC_fmin: return OP_fmin;
-	default: return OP_fmax;
-	}
-}
-
 /* An atomic on memory only this invocation sees: a load and a store. */
 static struct ssa_def *atomic_on_local(struct spv *r, struct spv_ptr *p, enum atomic_op op,
 				       struct ssa_def *data, struct ssa_def *cmp)
@@ -1205,7 +1194,7 @@ static struct ssa_def *atomic_on_local(struct spv *r, struct spv_ptr *p, enum at
 	else if (op == ATOMIC_cmpxchg)
 		nv = b_bcsel(&r->b, b_ieq(&r->b, old->def, cmp), data, old->def);
 	else
-		nv = b_alu(&r->b, atomic_alu(op), old->def, data, NULL, NULL);
+		nv = b_alu(&r->b, atomic_op_alu(op), old->def, data, NULL, NULL);
 	spv_store(r, p, spv_val_def(r, old->type, nv), 0);
 	return old->def;
 }

@@ -88,7 +88,6 @@ struct spv_id *spv_id(struct spv *r, uint32_t id)
 	return &r->ids[id];
 }
 
-static enum shader_stage spv_stage_of_model(uint32_t model);
 
 static const char *const id_kind_names[] = {
 	"nothing", "a type", "a constant", "a variable", "a function", "a label",
@@ -275,7 +274,7 @@ static void entry_point(struct spv *r)
 	unsigned next;
 	const char *name = spv_string(r, 3, &next);
 	const struct spirv_options *o = r->opts;
-	enum shader_stage stage = spv_stage_of_model(model);
+	enum shader_stage stage = stage_from_spirv_model(model);
 
 	if (r->entry_id)
 		return;
@@ -755,27 +754,6 @@ static void apply_modes(struct spv *r)
 }
 
 /* ---- the entry point ---- */
-
-static enum shader_stage spv_stage_of_model(uint32_t model)
-{
-	switch (model) {
-	case SpvExecutionModelVertex: return STAGE_VERTEX;
-	case SpvExecutionModelTessellationControl: return STAGE_TESS_CTRL;
-	case SpvExecutionModelTessellationEvaluation: return STAGE_TESS_EVAL;
-	case SpvExecutionModelGeometry: return STAGE_GEOMETRY;
-	case SpvExecutionModelFragment: return STAGE_FRAGMENT;
-	case SpvExecutionModelGLCompute: return STAGE_COMPUTE;
-	case SpvExecutionModelTaskNV: case SpvExecutionModelTaskEXT: return STAGE_TASK;
-	case SpvExecutionModelMeshNV: case SpvExecutionModelMeshEXT: return STAGE_MESH;
-	case SpvExecutionModelRayGenerationKHR: return STAGE_RAYGEN;
-	case SpvExecutionModelIntersectionKHR: return STAGE_INTERSECTION;
-	case SpvExecutionModelAnyHitKHR: return STAGE_ANY_HIT;
-	case SpvExecutionModelClosestHitKHR: return STAGE_CLOSEST_HIT;
-	case SpvExecutionModelMissKHR: return STAGE_MISS;
-	case SpvExecutionModelCallableKHR: return STAGE_CALLABLE;
-	}
-	return STAGE_NONE;
-}
 
 /*
  * The reader checks only what it relies on; a module that breaks SPIR-V's

@@ -333,7 +333,7 @@ struct spv {
 	unsigned emitted;		/* SPIR-V instructions translated (budget) */
 	unsigned depth;			/* nesting of constructs and calls */
 	struct cf_region *region;	/* the innermost region being emitted */
-	uint32_t shared_top, uniform_top, scratch_top, payload_top, attrib_top;
+	uint32_t scratch_top, payload_top, attrib_top;
 						/* bytes placed so far */
 	unsigned atomic_bindings;
 	unsigned num_ray_queries;
@@ -482,6 +482,9 @@ struct ssa_def *spv_array_length(struct spv *r, struct spv_ptr *p, uint32_t memb
 
 /* ---- I/O (io.c) ---- */
 
+/* The ACCESS_* flags of a variable's NonWritable, NonReadable, Coherent,
+ * Volatile and Restrict decorations (memory.c). */
+unsigned spv_access_decorations(struct spv *r, uint32_t id);
 enum var_mode spv_io_mode(struct spv *r, struct spv_var *var);
 struct spv_val *spv_io_load(struct spv *r, struct spv_ptr *p);
 void spv_io_store(struct spv *r, struct spv_ptr *p, struct spv_val *v);
