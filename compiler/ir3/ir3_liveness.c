@@ -83,12 +83,53 @@ struct ir3_liveness *ir3_calc_liveness(struct ir3 *ir, struct arena *a)
 	return l;
 }
 
+struct ir3_use_pos {
+	unsigned block, ip;
+	struct ir3_use_pos *next;
+};
+
+static void note_use(struct ir3_liveness *l, const struct ir3_register *def,
+		     const struct ir3_instruction *i, struct arena *a)
+{
+	if (!def || def->name >= l->ndefs)
+		return;
+	/* blocks are walked in order: this block's entry, if any, is first */
+	struct ir3_use_pos *u = l->last_use[def->name];
+	if (!u || u->block != i->block->index) {
+		u = arena_new(a, struct ir3_use_pos);
+		u->block = i->block->index;
+		u->next = l->last_use[def->name];
+		l->last_use[def->name] = u;
+	}
+	u->ip = i->ip;
+}
+
+void ir3_index_last_uses(struct ir3_liveness *l, struct ir3 *ir, struct arena *a)
+{
+	l->last_use = arena_array(a, struct ir3_use_pos *, l->ndefs ? l->ndefs : 1);
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if (i->opc == OPC_META_PHI)
+				continue;
+			for (unsigned k = 0; k < i->nsrc; k++)
+				note_use(l, i->srcs[k]->def, i, a);
+			if (i->address && i->address->ndst)
+				note_use(l, i->address->dsts[0], i, a);
+		}
+}
+
 bool ir3_def_live_after(const struct ir3_liveness *l, const struct ir3_register *def,
 			const struct ir3_instruction *instr)
 {
 	const struct ir3_block *b = instr->block;
 	if (bitset_test(l->live_out[b->index], def->name))
 		return true;
+	if (l->last_use && def->name < l->ndefs) {
+		for (const struct ir3_use_pos *u = l->last_use[def->name]; u; u = u->next)
+			if (u->block == b->index)
+				return u->ip > instr->ip;
+		return false;
+	}
 	/* a later read in the same block (phis read in their predecessors) */
 	for (const struct ir3_instruction *i = instr->next; i; i = i->next) {
 		if (i->opc == OPC_META_PHI)

@@ -292,6 +292,7 @@ void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l)
 		blocks[b->index] = b;
 	ir3_dom_children(ir, first, sibling);
 	index_dom(blocks, first, sibling, ir->first, 0);
+	ir3_index_last_uses(l, ir, ir->arena);
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			for (unsigned n = 0; n < i->ndst; n++) {

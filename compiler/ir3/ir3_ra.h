@@ -15,13 +15,23 @@
 #define RA_FULL_SIZE (4 * 48 * 2)	/* r0.x–r47.w */
 #define RA_HALF_SIZE (4 * 48)		/* hr0.x–hr47.w */
 
+struct ir3_use_pos;
+
 struct ir3_liveness {
 	unsigned ndefs, nblocks;
 	struct ir3_register **defs;	/* by name */
 	bitset_word **live_in, **live_out;	/* by block index */
+	/* by name, after ir3_index_last_uses: the last read of the value in
+	 * each block that reads it (phis excluded), by instruction ip */
+	struct ir3_use_pos **last_use;
 };
 
 struct ir3_liveness *ir3_calc_liveness(struct ir3 *ir, struct arena *a);
+/* Index the last read of every value in each block, by the `ip` the
+ * instructions have now (increasing within a block), so that
+ * ir3_def_live_after answers without scanning the block; valid until
+ * instructions move or ips change. */
+void ir3_index_last_uses(struct ir3_liveness *l, struct ir3 *ir, struct arena *a);
 /* Is `def` read after `instr` (later in its block, or live-out)? */
 bool ir3_def_live_after(const struct ir3_liveness *l, const struct ir3_register *def,
 			const struct ir3_instruction *instr);
