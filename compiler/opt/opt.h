@@ -17,17 +17,21 @@
  *    error, as NIR's metadata validation flag);
  *  - with `check_progress`, checks that a pass reporting no progress left
  *    the printed shader unchanged;
- *  - with `validate`, runs ir_validate(); a failure is reported in the diag
- *    as "IR validation failed after PASS" and stops the pipeline
- *    (pl->failed: the compile's result is a crash — a compiler bug);
+ *  - with `validate`, runs ir_validate() when the pass made progress (as
+ *    Mesa's NIR_PASS: a pass that changed nothing cannot break valid IR),
+ *    or after every pass with `check_progress` too, which proves the
+ *    "nothing"; a failure is reported in the diag as "IR validation failed
+ *    after PASS" and stops the pipeline (pl->failed: the compile's result
+ *    is a crash — a compiler bug);
  *  - appends "# after PASS" and the shader to `dump` when `print_after` is
  *    "all" or the pass's name ("# after PASS: no progress" when it did
  *    nothing);
  *  - with `time_passes`, adds its run time to `times`.
  *
  * Validation is on by default in builds without NDEBUG (the default and the
- * test builds: `make check` validates after every pass) and in every build
- * with `shdb compile --validate-ir`, which also turns on check_progress.
+ * test builds) and in every build with `shdb compile --validate-ir`, which
+ * also turns on check_progress; the tests of passes, the golden tests and
+ * `make corpus-check` run with both.
  */
 #ifndef SHDB_OPT_H
 #define SHDB_OPT_H

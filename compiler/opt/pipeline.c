@@ -106,7 +106,9 @@ bool pipeline_after_(struct pipeline *pl, const char *name, bool progress)
 			pipeline_error(pl, name, "the shader changed but the pass reported no progress");
 		strbuf_release(&after);
 	}
-	if (pl->validate && !pl->failed) {
+	/* as Mesa's NIR_PASS: a pass that changed nothing leaves valid IR valid
+	 * (with check_progress, "nothing" is checked, and every pass validated) */
+	if (pl->validate && !pl->failed && (progress || pl->check_progress)) {
 		struct diag d = DIAG_INIT;
 		if (!ir_validate(pl->shader, &d, pl->file)) {
 			pipeline_error(pl, name, "IR validation failed");

@@ -207,7 +207,9 @@ static bool ir_check(const struct spirv_unit *u, const char *file, struct outcom
 		struct pipeline pl;
 		bool progress = false;
 		pipeline_init(&pl, s, &d, file);
-		pl.validate = true;
+		/* validated after every pass, and a pass that reports no
+		 * progress must leave the shader as it was */
+		pl.validate = pl.check_progress = true;
 		PASS(progress, &pl, lower_vars_to_ssa);
 		opt_default(&pl);
 		ok = !pl.failed;
