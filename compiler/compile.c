@@ -106,9 +106,11 @@ static void target_error(struct compile_output *out, const char *name, struct co
 }
 
 /* One result per target; its time is the shared front end and optimisation
- * plus this target's own work. */
+ * plus this target's own work (the first target of a lowering view also
+ * pays for the lowering the others share). */
 static int compile_target(const char *name, struct shader *s, const struct compile_options *o,
-			  const struct target *t, uint64_t shared_us, struct compile_output *out)
+			  const struct target *t, uint64_t shared_us, struct ir3_lower_cache *cache,
+			  struct compile_output *out)
 {
 	uint64_t t0 = now_us();
 	struct compile_result *r = add_result(out, s->stage, t, RESULT_OK,
@@ -121,7 +123,7 @@ static int compile_target(const char *name, struct shader *s, const struct compi
 		r->ir = strbuf_detach(&ir, NULL);
 	}
 	if (t->family == TARGET_FAMILY_IR3) {
-		ret = ir3_compile_shader(name, s, o, r, out);
+		ret = ir3_compile_shader(name, s, o, r, out, cache);
 	} else {
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addf(&msg, "no %s backend yet", target_family_name(t->family));
@@ -188,9 +190,11 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 		if (!num_targets)
 			add_result(out, stage, NULL, RESULT_OK, o->want_ir ? ir.buf : NULL, start);
 		uint64_t shared_us = now_us() - start;
+		struct ir3_lower_cache *cache = ir3_lower_cache_new();
 		for (size_t i = 0; i < num_targets; i++)
-			if (compile_target(name, s, o, targets[i], shared_us, out) < 0)
+			if (compile_target(name, s, o, targets[i], shared_us, cache, out) < 0)
 				ret = -1;
+		ir3_lower_cache_free(cache);
 	}
 	pipeline_release(&pl);
 	strbuf_release(&ir);

@@ -46,6 +46,18 @@ test_expect '--verify passes on every golden for every target' '
 	done
 '
 
+# Targets equal in ir3_lowering_view share one lowered shader: compiling
+# them together must give what compiling each alone gives.
+test_expect 'every golden on all targets at once = each target alone' '
+	for f in $IN/*.ir; do
+		$SHDB compile -t all --disasm --shaderdb $f 2>&1 | grep -v "^; ---- " >together
+		for t in $($SHDB targets --names); do
+			$SHDB compile -t $t --disasm --shaderdb $f 2>&1
+		done >alone
+		test_cmp together alone || { echo "# $f"; exit 1; }
+	done
+'
+
 test_expect 'an unsupported op is a per-target error naming it, exit 1' '
 	expect_status 1 $SHDB compile -t a630,a740 --stats $IN/error-fp64.ir >out 2>err &&
 	grep -q "a630: 64-bit floating point is not supported (f2f64" err &&

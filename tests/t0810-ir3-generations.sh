@@ -39,4 +39,14 @@ test_expect 'a740 needs fewer nops in total than a630 (shorter a7xx delays)' '
 	echo "# nops: a630 $n6, a740 $n7" && test "$n7" -lt "$n6"
 '
 
+test_expect 'all targets at once = each target alone (shared lowering)' '
+	for f in $FILES; do
+		$SHDB compile -t all --disasm --shaderdb "$f" 2>&1 | grep -v "^; ---- " >together
+		for t in $($SHDB targets --names); do
+			$SHDB compile -t $t --disasm --shaderdb "$f" 2>&1
+		done >alone
+		test_cmp together alone || { echo "# $f"; exit 1; }
+	done
+'
+
 test_done

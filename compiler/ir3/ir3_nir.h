@@ -11,7 +11,10 @@
  * on the generation (texture lowering, UBO ranges, booleans) and those that
  * do not but only ir3 wants (dot products scalarised into mul/mad, fdiv as
  * rcp+mul).  Target-independent optimisation runs once per file before
- * (compiler/opt, opt_default).
+ * (compiler/opt, opt_default).  The lowering sees only ir3_lowering_view()
+ * of its target, so one lowered shader serves every target with the same
+ * view (a618 and a630 share one, a730 … a750 another); selection and the
+ * backend see the whole target.
  *
  * The const file (targets.md §2.1, ir3_setup_const_state), in vec4:
  *
@@ -33,6 +36,7 @@
 #define SHDB_IR3_NIR_H
 
 #include <stdbool.h>
+#include <string.h>
 
 #include "compiler/ir/ir.h"
 #include "compiler/ir3/ir3_info.h"
@@ -93,6 +97,24 @@ enum {
 	IR3_PP_TESS_PARAM_BASE = 4, IR3_PP_TESS_FACTOR_BASE = 6,
 };
 #define IR3_MAX_MAP_SLOTS (13 + 32)
+
+/*
+ * What of a target the lowering may see.  ir3_lower_nir gets a copy of the
+ * target with only these fields (the others zero), so targets equal in them
+ * get the same lowered shader and const layout, and compile.c lowers once
+ * for all of them (ir3_shader.c).  A lowering that needs another field of
+ * ir3_info adds it here.
+ */
+static inline struct ir3_info ir3_lowering_view(const struct ir3_info *t)
+{
+	struct ir3_info v;
+	memset(&v, 0, sizeof(v));
+	v.gen = t->gen;				/* texture lowering, UBO pointers */
+	v.max_const_safe = t->max_const_safe;	/* UBO ranges pushed */
+	v.has_pvtmem = t->has_pvtmem;		/* locals to scratch or to selects */
+	v.tess_use_shared = t->tess_use_shared;	/* VS → TCS through local memory */
+	return v;
+}
 
 /* ---- the lowering passes (one per file), each `bool pass(shader, …)` ---- */
 

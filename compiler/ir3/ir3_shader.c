@@ -7,10 +7,12 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "compiler/ir3/ir3_isel.h"
 #include "compiler/ir3/ir3_compile.h"
 #include "compiler/opt/opt.h"
+#include "compiler/util/array.h"
 #include "compiler/util/file.h"
 
 /* A failed result, its message also in the diag. */
@@ -22,37 +24,59 @@ static void target_error(struct compile_output *out, const char *name, struct co
 	r->message = xstrdup(msg);
 }
 
-/*
- * One ir3 target, on a clone of the optimised shader (ir3_nir.h):
- * per-target lowering → instruction selection → the machine pipeline.
- * Failures are results: an unsupported feature, too many live values or a
- * verifier finding is RESULT_ERROR (a verifier finding names the verifier
- * and the instruction, and is never dropped); IR broken by a lowering pass
- * is RESULT_CRASH, a compiler bug, as for the optimisation passes.
- */
-int ir3_compile_shader(const char *name, struct shader *s, const struct compile_options *o,
-		       struct compile_result *r, struct compile_output *out)
-{
-	const struct ir3_info *t = r->target->ir3;
-	struct compile_progress *pr = o->progress;
-	struct shader *copy = shader_clone(s);
-	struct strbuf dump = STRBUF_INIT, err = STRBUF_INIT;
-	struct pipeline pl;
-	struct ir3_const_layout layout = { .const_data_slot = -1 };
-	int ret = 0;
+/* Lowered shaders, one per lowering view, shared by the targets of one
+ * compile (ir3_shader.h). */
+struct ir3_lowered {
+	struct ir3_info view;
+	struct shader *s;		/* NULL: the lowering failed */
+	struct ir3_const_layout layout;
+	char *message;			/* why it failed */
+};
 
-	if (pr) {
-		pr->phase = "ir3";
-		pr->target = r->target->name;
+struct ir3_lower_cache {
+	ARRAY(struct ir3_lowered) e;
+};
+
+struct ir3_lower_cache *ir3_lower_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct ir3_lower_cache));
+}
+
+void ir3_lower_cache_free(struct ir3_lower_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->e.len; i++) {
+		shader_free(c->e.data[i].s);
+		free(c->e.data[i].message);
 	}
-	pipeline_init(&pl, copy, &out->diag, name);
+	array_free(&c->e);
+	free(c);
+}
+
+/*
+ * Lower a clone of `s` for the lowering view `v` into `*e` (its shader NULL
+ * and its message set when a pass broke the IR — a compiler bug).  The
+ * lowering's dumps go to r->ir when the IR is asked for.
+ */
+static void lower(const char *name, struct shader *s, const struct ir3_info *v,
+		  const struct compile_options *o, struct compile_result *r,
+		  struct compile_output *out, struct ir3_lowered *e)
+{
+	struct strbuf dump = STRBUF_INIT;
+	struct pipeline pl;
+	e->view = *v;
+	e->s = shader_clone(s);
+	e->layout = (struct ir3_const_layout){ .const_data_slot = -1 };
+	e->message = NULL;
+	pipeline_init(&pl, e->s, &out->diag, name);
 	pl.validate = IR_VALIDATE_DEFAULT || o->validate_ir;
 	pl.check_progress = o->validate_ir;
 	pl.print_after = o->print_after;
 	pl.dump = &dump;
-	if (pr)
-		pl.running = &pr->pass;
-	ir3_lower_nir(&pl, t, &layout);
+	if (o->progress)
+		pl.running = &o->progress->pass;
+	ir3_lower_nir(&pl, v, &e->layout);
 	if (o->want_ir && dump.len) {
 		struct strbuf all = STRBUF_INIT;
 		strbuf_addf(&all, "%s# ---- %s lowering ----\n%s", r->ir ? r->ir : "", r->target->name,
@@ -61,13 +85,62 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 		r->ir = strbuf_detach(&all, NULL);
 	}
 	if (pl.failed) {
-		r->status = RESULT_CRASH;
 		struct strbuf first = STRBUF_INIT;
-		r->message = xstrdup(diag_first_error(&out->diag, &first));
+		e->message = xstrdup(diag_first_error(&out->diag, &first));
 		strbuf_release(&first);
+		shader_free(e->s);
+		e->s = NULL;
+	}
+	pipeline_release(&pl);
+	strbuf_release(&dump);
+}
+
+/*
+ * One ir3 target: per-target lowering (shared through `cache` with the
+ * targets of the same lowering view, unless the IR is asked for) →
+ * instruction selection → the machine pipeline, on a copy of `s`.
+ * Failures are results: an unsupported feature, too many live values or a
+ * verifier finding is RESULT_ERROR (a verifier finding names the verifier
+ * and the instruction, and is never dropped); IR broken by a lowering pass
+ * is RESULT_CRASH, a compiler bug, as for the optimisation passes.
+ */
+int ir3_compile_shader(const char *name, struct shader *s, const struct compile_options *o,
+		       struct compile_result *r, struct compile_output *out,
+		       struct ir3_lower_cache *cache)
+{
+	const struct ir3_info *t = r->target->ir3;
+	struct compile_progress *pr = o->progress;
+	struct ir3_info view = ir3_lowering_view(t);
+	struct ir3_lowered own, *e = NULL;
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (pr) {
+		pr->phase = "ir3";
+		pr->target = r->target->name;
+	}
+	if (o->want_ir)
+		cache = NULL;	/* each target shows its own lowering */
+	for (size_t i = 0; cache && i < cache->e.len && !e; i++)
+		if (!memcmp(&cache->e.data[i].view, &view, sizeof(view)))
+			e = &cache->e.data[i];
+	if (!e) {
+		e = cache ? array_push_zero(&cache->e) : &own;
+		lower(name, s, &view, o, r, out, e);
+	}
+	if (!e->s) {
+		r->status = RESULT_CRASH;
+		r->message = xstrdup(e->message);
+		if (e != &own && e->message)
+			diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, e->message);
 		ret = -1;
 		goto done;
 	}
+	/* selection may change the shader and the layout: its own copies */
+	struct shader *copy = e == &own ? e->s : shader_clone(e->s);
+	struct ir3_const_layout layout = e->layout;
+	if (e == &own)
+		own.s = NULL;
 
 	struct arena arena = ARENA_INIT;
 	if (pr)
@@ -105,13 +178,13 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 		ir3_compile_output_release(&mo);
 	}
 	arena_release(&arena);
+	shader_free(copy);
 done:
+	if (e == &own)
+		free(own.message);
 	if (pr)
 		pr->pass = pr->target = NULL;
-	pipeline_release(&pl);
-	strbuf_release(&dump);
 	strbuf_release(&err);
-	shader_free(copy);
 	return ret;
 }
 
