@@ -360,9 +360,11 @@ static void summarize(const struct change *ch, size_t n, struct change_summary *
 	if (!n)
 		return;
 	double *abs_v = xmalloc(n * sizeof(double)), *rel_v = xmalloc(n * sizeof(double));
+	out->rel_undefined = true;
 	for (size_t i = 0; i < n; i++) {
 		abs_v[i] = fabs(ch[i].before - ch[i].after);
 		rel_v[i] = ch[i].before == 0 ? 0 : abs_v[i] / ch[i].before;
+		out->rel_undefined &= ch[i].before == 0;
 	}
 	out->abs_mean = mean_of(abs_v, n);
 	out->rel_mean = mean_of(rel_v, n);
@@ -404,6 +406,10 @@ static void intervals(struct stat_cmp *s)
 		value[i] = ch->after - ch->before;
 		rel[i] = ch->before == 0 ? 0 : (ch->after - ch->before) / ch->before;
 	}
+	s->ci_rel_undefined = true;
+	for (size_t i = 0; i < n; i++)
+		s->ci_rel_undefined &= (i < s->helped.len ? &s->helped.data[i]
+							  : &s->hurt.data[i - s->helped.len])->before == 0;
 	s->has_ci = mean_confidence_interval(value, n, 0.95, &s->ci_value) &&
 		    mean_confidence_interval(rel, n, 0.95, &s->ci_rel);
 	s->verdict = s->has_ci ? judge(s) : VERDICT_NONE;

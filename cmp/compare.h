@@ -50,6 +50,9 @@ typedef ARRAY(uint32_t) row_array;
 struct change_summary {
 	double abs_min, abs_max, abs_mean, abs_median;
 	double rel_min, rel_max, rel_mean, rel_median;
+	/* every change starts from 0, so none has a relative size: the rel_*
+	 * figures are report.py's zeros, and printers say "n/a" instead */
+	bool rel_undefined;
 };
 
 enum verdict {
@@ -75,6 +78,7 @@ struct stat_cmp {
 	struct change_summary helped_sum, hurt_sum;
 	bool has_ci;
 	struct mean_ci ci_value, ci_rel;	/* of a - b, and of (a - b) / b */
+	bool ci_rel_undefined;		/* every change starts from 0 (ci_rel is 0 … 0) */
 	enum verdict verdict;
 };
 

@@ -83,11 +83,12 @@ static json_t *totals_json(double before, double after)
 
 static json_t *summary_json(const struct change_summary *s)
 {
-	return json_pack("{s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}}",
+	return json_pack("{s:{s:o, s:o, s:o, s:o}, s:{s:o, s:o, s:o, s:o}, s:b}",
 			 "abs", "min", number(s->abs_min), "max", number(s->abs_max), "mean",
 			 real_or_null(s->abs_mean), "median", number(s->abs_median),
 			 "rel", "min", real_or_null(s->rel_min), "max", real_or_null(s->rel_max),
-			 "mean", real_or_null(s->rel_mean), "median", real_or_null(s->rel_median));
+			 "mean", real_or_null(s->rel_mean), "median", real_or_null(s->rel_median),
+			 "rel_undefined", s->rel_undefined);
 }
 
 static json_t *side_json(const struct cmp_print *p, const change_array *list,
@@ -133,9 +134,10 @@ static json_t *stat_json(const struct cmp_print *p, const struct stat_cmp *s)
 	json_object_set_new(o, "helped", side_json(p, &s->helped, &s->helped_sum));
 	json_object_set_new(o, "hurt", side_json(p, &s->hurt, &s->hurt_sum));
 	json_object_set_new(o, "ci95", !s->has_ci ? json_null() :
-			    json_pack("{s:[f,f], s:[f,f], s:f, s:f}", "value", s->ci_value.lo,
+			    json_pack("{s:[f,f], s:[f,f], s:f, s:f, s:b}", "value", s->ci_value.lo,
 				      s->ci_value.hi, "rel", s->ci_rel.lo, s->ci_rel.hi, "mean_value",
-				      s->ci_value.mean, "mean_rel", s->ci_rel.mean));
+				      s->ci_value.mean, "mean_rel", s->ci_rel.mean, "rel_undefined",
+				      s->ci_rel_undefined));
 	json_object_set_new(o, "verdict", json_string(verdict_key(s->verdict)));
 	json_object_set_new(o, "verdict_text", json_string(verdict_text(s->verdict)));
 	return o;

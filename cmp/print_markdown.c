@@ -63,6 +63,10 @@ static void ci_cell(struct md_ctx *m, struct text_table *t, const struct stat_cm
 		table_add(t, NULL, "%s", "");
 		return;
 	}
+	if (s->ci_rel_undefined) {
+		table_add(t, NULL, "%s", "n/a (from 0)");
+		return;
+	}
 	md_pct(&m->a, s->ci_rel.lo);
 	md_pct(&m->b, s->ci_rel.hi);
 	table_add(t, NULL, "%s … %s", m->a.buf, m->b.buf);

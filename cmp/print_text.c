@@ -122,6 +122,10 @@ static void side_summary(struct text_ctx *t, const char *title, const struct cha
 	fmt_num(&line, s->abs_max);
 	strbuf_addf(&line, ", mean %.2f, median ", s->abs_mean);
 	fmt_num(&line, s->abs_median);
+	if (s->rel_undefined) {
+		strbuf_addstr(&line, "; rel n/a (all from 0)");
+		goto done;
+	}
 	strbuf_addstr(&line, "; rel min ");
 	fmt_pct_mag(&line, s->rel_min);
 	strbuf_addstr(&line, ", max ");
@@ -130,6 +134,7 @@ static void side_summary(struct text_ctx *t, const char *title, const struct cha
 	fmt_pct_mag(&line, s->rel_mean);
 	strbuf_addstr(&line, ", median ");
 	fmt_pct_mag(&line, s->rel_median);
+done:
 	fprintf(t->p->out, "%s\n", line.buf);
 	strbuf_release(&line);
 }
@@ -141,8 +146,12 @@ static void interval(struct text_ctx *t, const struct stat_cmp *s)
 		return;
 	fprintf(out, "  95%% mean confidence interval: value %.2f .. %.2f; %%-change ",
 		s->ci_value.lo, s->ci_value.hi);
-	fprintf(out, "%s", pct(t, s->ci_rel.lo));
-	fprintf(out, " .. %s\n", pct(t, s->ci_rel.hi));
+	if (s->ci_rel_undefined) {
+		fprintf(out, "n/a (all from 0)\n");
+	} else {
+		fprintf(out, "%s", pct(t, s->ci_rel.lo));
+		fprintf(out, " .. %s\n", pct(t, s->ci_rel.hi));
+	}
 	struct strbuf line = STRBUF_INIT;
 	if (s->verdict == VERDICT_HELPED || s->verdict == VERDICT_HURT)
 		strbuf_addf(&line, "%s are %s.", s->info->display, verdict_text(s->verdict));

@@ -92,11 +92,15 @@ static void alert_row(struct page *p, const struct report *r, const struct scope
 		    verdict_word(sc->verdict), E(p, s->name), E(p, sc->info->display),
 		    E(p, sc->info->key));
 	strbuf_addf(&p->out, "<td class=\"n\">%s → %s</td><td class=\"n %s\">%s</td>"
-			     "<td class=\"n\">%zu / %zu</td><td class=\"n\">%s … %s</td>"
-			     "<td class=\"%s\">%s</td>",
+			     "<td class=\"n\">%zu / %zu</td>",
 		    N(p, b), N(p, f), change_class(sc->info->higher_better, b, f),
-		    b == f ? "." : P(p, rel_change(b, f)), sc->helped.len, sc->hurt.len,
-		    P(p, sc->ci_rel.lo), P(p, sc->ci_rel.hi), verdict_class(sc->verdict),
+		    b == f ? "." : P(p, rel_change(b, f)), sc->helped.len, sc->hurt.len);
+	if (sc->ci_rel_undefined)
+		strbuf_addstr(&p->out, "<td class=\"n\">n/a (from 0)</td>");
+	else
+		strbuf_addf(&p->out, "<td class=\"n\">%s … %s</td>", P(p, sc->ci_rel.lo),
+			    P(p, sc->ci_rel.hi));
+	strbuf_addf(&p->out, "<td class=\"%s\">%s</td>", verdict_class(sc->verdict),
 		    verdict_word(sc->verdict));
 	if (hurt)
 		first_seen_cell(p, r, a);

@@ -78,7 +78,11 @@ static void ci_cell(struct page *p, const struct stat_cmp *sc)
 		strbuf_addstr(&p->out, "<td class=\"muted\">—</td>");
 		return;
 	}
-	strbuf_addf(&p->out, "<td class=\"n\">%s … %s</td>", P(p, sc->ci_rel.lo), P(p, sc->ci_rel.hi));
+	if (sc->ci_rel_undefined)
+		strbuf_addstr(&p->out, "<td class=\"n\">n/a (from 0)</td>");
+	else
+		strbuf_addf(&p->out, "<td class=\"n\">%s … %s</td>", P(p, sc->ci_rel.lo),
+			    P(p, sc->ci_rel.hi));
 }
 
 static void stat_row(struct page *p, const struct scope *s, const struct stat_cmp *sc)

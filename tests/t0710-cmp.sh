@@ -110,4 +110,30 @@ test_expect '--stage, --target and --exclude filter both runs' '
 	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 4)" <out
 '
 
+# stp appearing in five shaders: report.py counts each change from 0 as a
+# relative change of 0; shdb keeps its verdict but does not print 0% … 0%.
+from_zero_runs() {
+	for i in 1 2 3 4 5 6; do
+		printf "{\"path\":\"s%d.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":%d,\"stp\":0}}\n" $i $((10 * i))
+	done >before.jsonl &&
+	for i in 1 2 3 4 5 6; do
+		printf "{\"path\":\"s%d.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":%d,\"stp\":%d}}\n" $i $((10 * i)) $((i < 6 ? 4 * i : 0))
+	done >after.jsonl
+}
+
+test_expect 'a statistic whose every change starts from 0: relative figures n/a, verdict kept' '
+	from_zero_runs &&
+	$SHDB cmp --stat stp before.jsonl after.jsonl >out &&
+	grep -q "rel n/a (all from 0)" out &&
+	grep -q "%-change n/a (all from 0)" out &&
+	grep -q "are HURT" out &&
+	$SHDB cmp --stat stp --format=markdown before.jsonl after.jsonl >md &&
+	grep -q "| n/a (from 0) | HURT |" md &&
+	$SHDB cmp --stat stp --format=json before.jsonl after.jsonl >j &&
+	perl -MJSON::PP -e "local \$/; my \$s = decode_json(<STDIN>)->{statistics}[0];
+		exit !(\$s->{ci95}{rel_undefined} && \$s->{hurt}{rel_undefined})" <j &&
+	$SHDB cmp --stat stp --format=reportpy before.jsonl after.jsonl >rp &&
+	grep -q "stp %-change: 0.00% 0.00%" rp
+'
+
 test_done
