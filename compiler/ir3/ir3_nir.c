@@ -24,8 +24,9 @@
  *	opt_ir3_fuse_ffma            (nir_opt_algebraic's fuse_ffma rules)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
- *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; last, so it sees
+ *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; late, so it sees
  *	                              every UBO load)
+ *	lower_ir3_ubo_vec4           (a6xx+: what is left for ldc in whole vec4s)
  */
 #include "compiler/ir3/ir3_nir.h"
 #include "compiler/opt/opt.h"
@@ -58,5 +59,6 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_con
 	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);
+	PASS(progress, pl, lower_ir3_ubo_vec4, t);
 	(void)progress;
 }

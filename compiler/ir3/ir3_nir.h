@@ -128,6 +128,10 @@ bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t);
 /* txp, the array index + 0.5 on a4xx+, explicit lod for txf
  * (lower_ir3_tex.c). */
 bool lower_ir3_tex(struct shader *s, const struct ir3_info *t);
+/* a6xx+: 32-bit UBO loads ldc cannot take as they are (a dynamic offset
+ * not known to stay in one vec4) to whole-vec4 loads and a choice of
+ * components, as nir_lower_ubo_vec4 (lower_ir3_ubo_vec4.c). */
+bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_info *t);
 /* Geometry shader emission: one vertex per fibre (lower_ir3_gs.c). */
 bool lower_ir3_gs(struct shader *s, const struct ir3_info *t);
 /* Constant local arrays to a constant data UBO (lower_ir3_large_constants.c);
