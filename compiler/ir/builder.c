@@ -397,3 +397,23 @@ void b_jump(struct builder *b, enum jump_type type)
 {
 	b_insert(b, &jump_instr_create(b->shader, type)->instr);
 }
+
+bool b_lower_intrinsics(struct shader *s, b_intrinsic_lower_fn fn, void *data)
+{
+	bool progress = false;
+	struct builder b;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			builder_init(&b, s, cursor_before_instr(in));
+			struct ssa_def *r = fn(&b, intr, data);
+			if (!r)
+				continue;
+			ssa_def_rewrite_uses(&intr->def, r);
+			instr_remove(in);
+			progress = true;
+		}
+	return progress;
+}

@@ -157,4 +157,15 @@ static inline void b_break(struct builder *b) { b_jump(b, JUMP_break); }
 static inline void b_continue(struct builder *b) { b_jump(b, JUMP_continue); }
 static inline void b_return(struct builder *b) { b_jump(b, JUMP_return); }
 
+/*
+ * Replace intrinsics (Mesa's nir_shader_intrinsics_pass): `fn` is called
+ * for each intrinsic with a builder placed before it and returns the value
+ * that replaces its result — the intrinsic is then removed — or NULL to
+ * keep it.  Returns whether anything was replaced; the caller reports the
+ * progress (shader_progress) with what it preserved.
+ */
+typedef struct ssa_def *(*b_intrinsic_lower_fn)(struct builder *b, struct intrinsic_instr *intr,
+						 void *data);
+bool b_lower_intrinsics(struct shader *s, b_intrinsic_lower_fn fn, void *data);
+
 #endif

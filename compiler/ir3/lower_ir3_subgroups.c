@@ -121,8 +121,9 @@ static struct ssa_def *scan(struct builder *b, struct intrinsic_instr *intr)
 	return x;
 }
 
-static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr)
+static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, void *data)
 {
+	(void)data;
 	switch (intr->op) {
 	case INTR_load_subgroup_eq_mask: case INTR_load_subgroup_ge_mask:
 	case INTR_load_subgroup_gt_mask: case INTR_load_subgroup_le_mask:
@@ -158,20 +159,6 @@ static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr)
 bool lower_ir3_subgroups(struct shader *s, const struct ir3_info *t)
 {
 	(void)t;
-	bool progress = false;
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			builder_init(&b, s, cursor_before_instr(in));
-			struct ssa_def *r = lower(&b, intr);
-			if (!r)
-				continue;
-			ssa_def_rewrite_uses(&intr->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, b_lower_intrinsics(s, lower, NULL),
+			       META_BLOCK_INDEX | META_DOMINANCE);
 }

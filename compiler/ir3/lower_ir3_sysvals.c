@@ -22,8 +22,9 @@ static struct ssa_def *mul_const(struct builder *b, struct ssa_def *x, unsigned 
 	return b_imul(b, x, b_imm_int(b, k));
 }
 
-static struct ssa_def *lower(struct builder *b, struct shader *s, struct intrinsic_instr *intr)
+static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, void *data)
 {
+	const struct shader *s = data;
 	const uint16_t *sz = s->info.workgroup_size;
 	unsigned size[3] = { sz[0] ? sz[0] : 1, sz[1] ? sz[1] : 1, sz[2] ? sz[2] : 1 };
 	switch (intr->op) {
@@ -60,20 +61,5 @@ static struct ssa_def *lower(struct builder *b, struct shader *s, struct intrins
 bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t)
 {
 	(void)t;
-	bool progress = false;
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			builder_init(&b, s, cursor_before_instr(in));
-			struct ssa_def *r = lower(&b, s, intr);
-			if (!r)
-				continue;
-			ssa_def_rewrite_uses(&intr->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, b_lower_intrinsics(s, lower, s), META_BLOCK_INDEX | META_DOMINANCE);
 }

@@ -75,27 +75,18 @@ static struct ssa_def *lower_dynamic(struct builder *b, struct intrinsic_instr *
 	return n == 1 ? c[0] : b_vec(b, c, n);
 }
 
+static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, void *data)
+{
+	(void)data;
+	if (intr->op != INTR_load_ubo || intr->def.bit_size != 32 || intr->def.num_components > 4 ||
+	    ldc_ready(intr))
+		return NULL;
+	struct load_const_instr *lc = ssa_def_as_const(intr->src[1].ssa);
+	return lc ? lower_const(b, intr, (uint32_t)lc->value[0]) : lower_dynamic(b, intr);
+}
+
 bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_info *t)
 {
-	bool progress = false;
-	if (t->gen < 6)
-		return shader_progress(s, false, META_ALL);
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			if (intr->op != INTR_load_ubo || intr->def.bit_size != 32 ||
-			    intr->def.num_components > 4 || ldc_ready(intr))
-				continue;
-			builder_init(&b, s, cursor_before_instr(in));
-			struct load_const_instr *lc = ssa_def_as_const(intr->src[1].ssa);
-			struct ssa_def *r = lc ? lower_const(&b, intr, (uint32_t)lc->value[0])
-					       : lower_dynamic(&b, intr);
-			ssa_def_rewrite_uses(&intr->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	bool progress = t->gen >= 6 && b_lower_intrinsics(s, lower, NULL);
+	return shader_progress(s, progress, progress ? META_BLOCK_INDEX | META_DOMINANCE : META_ALL);
 }
