@@ -49,6 +49,11 @@ enum shader_stage stage_from_extension(const char *ext)
 	for (int s = 0; s < STAGE_COUNT; s++)
 		if (!strcmp(ext, stages[s].ext))
 			return (enum shader_stage)s;
+	/* the tessellation extensions of g-truc's OpenGL samples */
+	if (!strcmp(ext, "cont"))
+		return STAGE_TESS_CTRL;
+	if (!strcmp(ext, "eval"))
+		return STAGE_TESS_EVAL;
 	return STAGE_NONE;
 }
 

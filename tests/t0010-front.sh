@@ -115,6 +115,16 @@ test_expect 'legacy GLSL compiles, and its messages keep the user'"'"'s lines' '
 	grep -q "OpSource GLSL 140" out
 '
 
+test_expect 'g-truc'"'"'s .cont and .eval are tessellation control and evaluation' '
+	printf "%s\n" "#version 400 core" "layout(vertices = 3) out;" \
+		"void main() { gl_out[gl_InvocationID].gl_Position = gl_in[gl_InvocationID].gl_Position;" \
+		"  gl_TessLevelInner[0] = 1.0; gl_TessLevelOuter[0] = 1.0; }" >t.cont &&
+	printf "%s\n" "#version 400 core" "layout(triangles) in;" \
+		"void main() { gl_Position = gl_in[0].gl_Position * gl_TessCoord.x; }" >t.eval &&
+	$SHDB compile --emit=spirv t.cont | grep -q "OpEntryPoint TessellationControl" &&
+	$SHDB compile --emit=spirv t.eval | grep -q "OpEntryPoint TessellationEvaluation"
+'
+
 test_expect 'HLSL: --stage and -e name the entry point' '
 	$SHDB compile --stage frag -e PSMain --emit=spirv ps.hlsl >out 2>err &&
 	grep -q "OpEntryPoint Fragment %PSMain \"PSMain\"" out && no_sanitizer_report err

@@ -26,7 +26,8 @@ test_expect 'the manifest gives the kind, the stage and what is not a shader' '
 test_expect 'without the manifest, the extension decides' '
 	$SHDB run -q -o bare corpus &&
 	grep -q "\"o-r/shaders/a.frag\".*Linking fragment stage: Missing entry point" bare/stats.jsonl &&
-	! grep -q "b.cont" bare/stats.jsonl
+	grep -q "\"o-r/shaders/b.cont\",\"stage\":\"tess_ctrl\"" bare/stats.jsonl &&
+	! grep -q "data.json" bare/stats.jsonl
 '
 
 test_expect 'a run of a subfolder finds its rows' '
