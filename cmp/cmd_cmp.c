@@ -188,6 +188,21 @@ static void warn_stat_sets(const struct comparison *c)
 	}
 }
 
+/* A run without targets (a Mesa shader-db log) meets a run of several
+ * targets nowhere: say how to choose one. */
+static void warn_targets(const struct comparison *c)
+{
+	const struct names *b = &c->before->targets, *a = &c->after->targets;
+	if (c->pairs.len || !b->list.len || !a->list.len)
+		return;
+	bool b_none = b->list.len == 1 && !*b->list.data[0];
+	bool a_none = a->list.len == 1 && !*a->list.data[0];
+	if (b_none != a_none && (b_none ? a : b)->list.len > 1)
+		warning("the records of %s name no target and %s has several: choose the one to compare "
+			"with --target", (b_none ? c->before : c->after)->label,
+			(b_none ? c->after : c->before)->label);
+}
+
 static void print(const struct cmp_cli *cli, const struct comparison *c,
 		  const struct threshold_check *checks, size_t nchecks)
 {
@@ -225,6 +240,7 @@ static int compare_and_print(const struct cmp_cli *cli, struct load_job jobs[2])
 	if (!compare_runs(&c, &jobs[0].run, &jobs[1].run, &cli->opts, &err))
 		die("%s", err.buf);
 	warn_stat_sets(&c);
+	warn_targets(&c);
 	bool failed = check_thresholds(&c, thresholds, cli->fail_on.len, checks);
 	print(cli, &c, checks, cli->fail_on.len);
 	fflush(stdout);

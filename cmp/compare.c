@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/stage.h"
 #include "compiler/util/bitset.h"
 
 /* ---- 1. matching ---- */
@@ -22,6 +23,33 @@ static long *translate(const struct names *from, const struct names *to)
 	long *map = xmalloc((from->list.len + 1) * sizeof(*map));
 	for (size_t i = 0; i < from->list.len; i++)
 		map[i] = names_find(to, from->list.data[i], strlen(from->list.data[i]));
+	return map;
+}
+
+/* Stages in any spelling: a Mesa shader-db log's "FRAG" meets a shdb run's
+ * "fragment". */
+static long *translate_stages(const struct names *from, const struct names *to)
+{
+	long *map = translate(from, to);
+	for (size_t i = 0; i < from->list.len; i++) {
+		enum shader_stage s = stage_from_name(from->list.data[i]);
+		if (map[i] >= 0 || s == STAGE_NONE)
+			continue;
+		for (size_t j = 0; j < to->list.len && map[i] < 0; j++)
+			if (stage_from_name(to->list.data[j]) == s)
+				map[i] = (long)j;
+	}
+	return map;
+}
+
+/* A run whose records name no target (a Mesa shader-db log) against a run
+ * of one target (shdb run -t a630, or --target a630): they meet on it. */
+static long *translate_targets(const struct names *from, const struct names *to)
+{
+	long *map = translate(from, to);
+	if (from->list.len == 1 && to->list.len == 1 &&
+	    (!*from->list.data[0] || !*to->list.data[0]))
+		map[0] = 0;
 	return map;
 }
 
@@ -43,8 +71,8 @@ static long match_row(const struct run *b, const struct run *a, const struct id_
 static void match(struct comparison *c)
 {
 	const struct run *b = c->before, *a = c->after;
-	struct id_maps m = { translate(&b->stages, &a->stages), translate(&b->targets, &a->targets),
-			     translate(&b->paths, &a->paths) };
+	struct id_maps m = { translate_stages(&b->stages, &a->stages),
+			     translate_targets(&b->targets, &a->targets), translate(&b->paths, &a->paths) };
 	bitset_word *matched = xcalloc(BITSET_WORDS(a->rows.len) + 1, sizeof(bitset_word));
 	array_reserve(&c->pairs, b->rows.len);
 	for (size_t row = 0; row < b->rows.len; row++) {

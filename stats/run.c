@@ -154,8 +154,10 @@ static bool filtered_out(const struct record_filter *f, const struct record *r)
 {
 	if (!f)
 		return false;
+	/* a record that names no target (a Mesa log's, a fossilize CSV's)
+	 * passes --target: it is whichever target the log was made for */
 	if ((f->nstages && !in_list(f->stages, f->nstages, r->stage)) ||
-	    (f->ntargets && !in_list(f->targets, f->ntargets, r->target)))
+	    (f->ntargets && r->target.len && !in_list(f->targets, f->ntargets, r->target)))
 		return true;
 	if (!f->nexcludes)
 		return false;

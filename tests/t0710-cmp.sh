@@ -110,6 +110,16 @@ test_expect '--stage, --target and --exclude filter both runs' '
 	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 4)" <out
 '
 
+test_expect 'a Mesa shader-db log meets a shdb run: FRAG is fragment, the run'"'"'s one target is the log'"'"'s' '
+	mkdir -p logc && cp $SRCDIR/shaders/lighting/blinn.frag $SRCDIR/shaders/lighting/toon.frag logc/ &&
+	(cd logc && for f in blinn.frag toon.frag; do $SHDB compile -t a630 --shaderdb $f || exit 1; done) >ir3.log &&
+	$SHDB run -q -j1 -o all logc >/dev/null 2>&1 &&
+	$SHDB cmp --target a630 ir3.log all >out 2>err &&
+	grep -q "in both 2 (2 ok in both), affected 0; lost 0, gained 0" out &&
+	$SHDB cmp ir3.log all >out 2>err &&
+	grep -q "name no target and all has several: choose the one to compare with --target" err
+'
+
 # stp appearing in five shaders: report.py counts each change from 0 as a
 # relative change of 0; shdb keeps its verdict but does not print 0% … 0%.
 from_zero_runs() {
