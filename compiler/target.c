@@ -20,15 +20,15 @@
 	.max_const_pipeline = 512, .max_const_geom = 512, .max_const_frag = 512, \
 	.max_const_compute = 512, .max_const_safe = 256, \
 	.cs_shared_mem_size = 32 * 1024, .num_predicates = 1, \
-	.instr_align = 16, .constlen_align = 4, \
+	.instr_align = 16, .constlen_align = 4, .const_upload_unit = 1, \
 	.delay = { .alu_to_alu = 3, .non_alu = 6, .cat3_src2_read = 2, .half_full_penalty = 3 }
 
 #define IR3_A3XX IR3_COMMON, .gen = 3, .threadsize_base = 8, .reg_size_vec4 = 96, \
-	.instr_align = 4, .constlen_align = 1
+	.instr_align = 4, .constlen_align = 1, .const_upload_unit = 8
 #define IR3_A4XX IR3_COMMON, .gen = 4, .threadsize_base = 32, .reg_size_vec4 = 48
 #define IR3_A5XX IR3_COMMON, .gen = 5, .threadsize_base = 32, .reg_size_vec4 = 48, \
 	.has_shared_regfile = true, .has_pvtmem = true
-#define IR3_A6XX IR3_COMMON, .gen = 6, .threadsize_base = 64, \
+#define IR3_A6XX IR3_COMMON, .gen = 6, .threadsize_base = 64, .const_upload_unit = 4, \
 	.max_const_compute = 256, .max_const_safe = 100, .num_predicates = 4, \
 	.mergedregs = true, .has_shared_regfile = true, .has_pvtmem = true, \
 	.has_nop_flag = true, .has_predication = true, .has_rpt_bary_f = true, \

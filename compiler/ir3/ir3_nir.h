@@ -111,6 +111,7 @@ static inline struct ir3_info ir3_lowering_view(const struct ir3_info *t)
 	memset(&v, 0, sizeof(v));
 	v.gen = t->gen;				/* texture lowering, UBO pointers */
 	v.max_const_safe = t->max_const_safe;	/* UBO ranges pushed */
+	v.const_upload_unit = t->const_upload_unit;	/* … and their alignment */
 	v.has_pvtmem = t->has_pvtmem;		/* locals to scratch or to selects */
 	v.tess_use_shared = t->tess_use_shared;	/* VS → TCS through local memory */
 	return v;

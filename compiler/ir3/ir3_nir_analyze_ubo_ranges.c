@@ -6,9 +6,11 @@
  * layout is described in ir3_nir.h).
  *
  * Ranges: each load_ubo with a constant buffer index and offset needs the
- * 16-byte-aligned bytes [start, end) of its buffer; ranges of a buffer that
- * overlap or touch merge.  They are placed in the order they were found,
- * after the push constants, while they fit under the stage's safe const
+ * bytes [start, end) of its buffer aligned to the const upload unit (4 vec4,
+ * 8 on a3xx: Mesa's get_ubo_load_range with const_upload_unit); ranges of a
+ * buffer that overlap or touch merge.  They are placed in the order they
+ * were found, after the push constants (from a multiple of the upload
+ * unit, as Mesa's ubo offset), while they fit under the stage's safe const
  * size (max_const_safe vec4, less what the rest of the layout takes; Mesa
  * also keeps room for immediates).  A pushed load becomes
  *
@@ -34,23 +36,24 @@ static bool const_src(struct src *s, uint32_t *v)
  * the whole of it, whatever their offset (Mesa knows a load_constant's
  * range). */
 static bool load_range(const struct ir3_const_layout *l, struct intrinsic_instr *intr,
-		       unsigned *slot, unsigned *start, unsigned *end)
+		       unsigned unit, unsigned *slot, unsigned *start, unsigned *end)
 {
+	unsigned align = unit * 16;
 	uint32_t s, o;
 	if (intr->op != INTR_load_ubo || !const_src(&intr->src[0], &s))
 		return false;
 	if ((int)s == l->const_data_slot && !const_src(&intr->src[1], &o)) {
 		*slot = s;
 		*start = 0;
-		*end = (l->const_data_size + 15) & ~15u;
+		*end = (l->const_data_size + align - 1) / align * align;
 		return true;
 	}
 	if (!const_src(&intr->src[1], &o))
 		return false;
 	unsigned bytes = intr->num_components * intr->def.bit_size / 8;
 	*slot = s;
-	*start = o & ~15u;
-	*end = (o + bytes + 15) & ~15u;
+	*start = o / align * align;
+	*end = (o + bytes + align - 1) / align * align;
 	return true;
 }
 
@@ -152,20 +155,22 @@ static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3
 		l->num_ubos = n;
 		ptrs = (n * (t->gen >= 5 ? 2 : 1) + 3) / 4;
 	}
-	unsigned reserve = l->user_vec4 + ptrs + (l->num_driver_params + 3) / 4;
+	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
+	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
+	unsigned reserve = first + ptrs + (l->num_driver_params + 3) / 4;
 	unsigned limit = t->max_const_safe > reserve ? (t->max_const_safe - reserve) * 16 : 0;
-	unsigned offset = l->user_vec4 * 16;
+	unsigned offset = first * 16;
 	for (unsigned k = 0; k < l->num_ranges; k++) {
 		struct ir3_ubo_range *r = &l->ranges[k];
 		unsigned size = r->end - r->start;
-		if (offset - l->user_vec4 * 16 + size > limit) {
+		if (offset - first * 16 + size > limit) {
 			r->offset = ~0u;
 			continue;
 		}
 		r->offset = offset;
 		offset += size;
 	}
-	l->ubo_vec4 = offset / 16;
+	l->ubo_vec4 = l->num_ranges && offset > first * 16 ? offset / 16 : l->user_vec4;
 	unsigned at = l->ubo_vec4;
 	if (t->gen < 6 && l->num_ubos) {
 		l->ubo_ptrs = true;
@@ -178,7 +183,7 @@ static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3
 	l->size_vec4 = at;
 }
 
-static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
+static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned unit)
 {
 	bool progress = false;
 	struct builder b;
@@ -193,7 +198,7 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
 			if (intr->op == INTR_load_push_constant) {
 				base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 				off = intr->src[0].ssa;
-			} else if (load_range(l, intr, &slot, &start, &end)) {
+			} else if (load_range(l, intr, unit, &slot, &start, &end)) {
 				const struct ir3_ubo_range *r = find(l, slot, start, end);
 				uint32_t o = 0;
 				if (!r)
@@ -220,6 +225,7 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l)
 bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
 				struct ir3_const_layout *l)
 {
+	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
 	int cd_slot = l->const_data_slot;
 	unsigned cd_size = l->const_data_size;
 	memset(l, 0, sizeof(*l));
@@ -229,10 +235,10 @@ bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
 		foreach_instr(in, blk) {
 			unsigned slot, start, end;
 			if (in->type == INSTR_intrinsic &&
-			    load_range(l, instr_as_intrinsic(in), &slot, &start, &end))
+			    load_range(l, instr_as_intrinsic(in), unit, &slot, &start, &end))
 				add_range(l, slot, start, end);
 		}
 	l->num_driver_params = driver_params(s);
 	layout_ranges(s, t, l);
-	return shader_progress(s, rewrite(s, l), META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, rewrite(s, l, unit), META_BLOCK_INDEX | META_DOMINANCE);
 }
