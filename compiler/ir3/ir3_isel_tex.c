@@ -127,6 +127,17 @@ static unsigned info_comp(struct tex_instr *tex)
 
 #define IR3_MAX_SAMPLER_PREFETCH 4	/* SP_FS_PREFETCH[0..3] */
 
+/* A dynamically indexed slot: offset + first slot (no add for slot 0, as
+ * NIR folds the iadd of nir_lower_tex's offset), or the slot itself. */
+static struct ir3_register *slot_index(struct isel *c, struct ir3_register **off, unsigned slot)
+{
+	if (!off)
+		return isel_imm(c, slot, false);
+	if (!slot)
+		return off[0];
+	return ir3_b_alu2(&c->b, OPC_ADD_U, off[0], isel_imm(c, slot, false));
+}
+
 /* The load_input and first component the coordinates are, when they are
  * two consecutive components of one varying (directly, or gathered by a
  * mov or vec2 as varying packing leaves them); else NULL. */
@@ -265,10 +276,8 @@ void isel_tex(struct isel *c, struct tex_instr *tex)
 		 * bindless): .s2en, the sampler and texture indices as a half
 		 * vec2 in the last source */
 		struct ir3_register *idx[2] = {
-			soff ? ir3_b_alu2(&c->b, OPC_ADD_U, soff[0], isel_imm(c, tex->sampler_index, false))
-			     : isel_imm(c, tex->sampler_index, false),
-			toff ? ir3_b_alu2(&c->b, OPC_ADD_U, toff[0], isel_imm(c, tex->texture_index, false))
-			     : isel_imm(c, tex->texture_index, false),
+			slot_index(c, soff, tex->sampler_index),
+			slot_index(c, toff, tex->texture_index),
 		};
 		for (unsigned k = 0; k < 2; k++)
 			idx[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, idx[k]);
