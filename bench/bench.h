@@ -6,8 +6,10 @@
 #ifndef SHDB_BENCH_H
 #define SHDB_BENCH_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static inline double now_ms(void)
@@ -36,6 +38,26 @@ static inline void report_times(const char *what, const char *unit, double *ms, 
 		total += ms[i];
 	printf("%-10s %5zu %s  median %7.3f ms  p90 %7.3f ms  p99 %7.3f ms  total %8.1f ms\n",
 	       what, n, unit, ms[n / 2], ms[n * 9 / 10], ms[n * 99 / 100], total);
+}
+
+/* The next row of a corpus manifest.tsv held in `buf` (split in place, as
+ * strtok_r with `save`), its first nine tab-separated fields in f; false at
+ * the end.  Rows with fewer fields are skipped. */
+static inline bool manifest_row(char *buf, char **save, char *f[9])
+{
+	for (char *line = strtok_r(*save ? NULL : buf, "\n", save); line;
+	     line = strtok_r(NULL, "\n", save)) {
+		char *p = line;
+		for (int i = 0; i < 9 && p; i++) {
+			f[i] = p;
+			p = strchr(p, '\t');
+			if (p)
+				*p++ = '\0';
+		}
+		if (p)
+			return true;
+	}
+	return false;
 }
 
 #endif

@@ -43,16 +43,9 @@ static void load(const char *corpus, unit_array *units)
 		fprintf(stderr, "front bench: no %s\n", path.buf);
 		exit(0);
 	}
-	for (char *line = strtok_r(manifest.buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *f[9], *p = line;
-		for (int i = 0; i < 9 && p; i++) {
-			f[i] = p;
-			p = strchr(p, '\t');
-			if (p)
-				*p++ = '\0';
-		}
-		if (!p || atoi(f[6]) == 0)
+	char *f[9];
+	while (manifest_row(manifest.buf, &save, f)) {
+		if (atoi(f[6]) == 0)
 			continue;
 		enum input_kind kind = !strcmp(f[3], "glsl") ? INPUT_GLSL :
 				       !strcmp(f[3], "hlsl") ? INPUT_HLSL :

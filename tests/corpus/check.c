@@ -627,14 +627,49 @@ static void cause_of(const char *msg, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* Failures grouped by cause, each with its first example row. */
+struct group {
+	char cause[128];
+	int count;
+	size_t example;
+};
+typedef ARRAY(struct group) group_array;
+
+static void group_add(group_array *groups, const char *cause, size_t row)
+{
+	size_t g;
+	for (g = 0; g < groups->len && strcmp(groups->data[g].cause, cause); g++)
+		;
+	if (g == groups->len) {
+		struct group *ng = array_push_zero(groups);
+		snprintf(ng->cause, sizeof(ng->cause), "%s", cause);
+		ng->example = row;
+	}
+	groups->data[g].count++;
+}
+
+/* The groups, largest first, then freed. */
+static void groups_print(const char *title, group_array *groups)
+{
+	printf("\n%s (%zu causes):\n", title, groups->len);
+	for (size_t pass = 0; pass < groups->len; pass++) {
+		size_t best = 0;
+		for (size_t g = 1; g < groups->len; g++)
+			if (groups->data[g].count > groups->data[best].count)
+				best = g;
+		struct group *b = &groups->data[best];
+		if (b->count < 0)
+			break;
+		printf("%5d  %s   (e.g. %s/%s)\n", b->count, b->cause, rows.data[b->example].folder,
+		       rows.data[b->example].path);
+		b->count = -1;
+	}
+	array_free(groups);
+}
+
 static void print_failures(const struct result *res, bool verbose)
 {
-	struct group {
-		char cause[128];
-		int count;
-		size_t example;
-	};
-	ARRAY(struct group) groups = ARRAY_INIT;
+	group_array groups = ARRAY_INIT;
 
 	for (size_t i = 0; i < rows.len; i++) {
 		const struct row *r = &rows.data[i];
@@ -654,30 +689,9 @@ static void print_failures(const struct result *res, bool verbose)
 		if (verbose)
 			printf("FAIL %s/%s [%s, manifest %s]: %s\n", r->folder, r->path, r->kind,
 			       r->mode, x->fate == FATE_DONE ? x->o.message : cause);
-		size_t g;
-		for (g = 0; g < groups.len && strcmp(groups.data[g].cause, cause); g++)
-			;
-		if (g == groups.len) {
-			struct group *ng = array_push_zero(&groups);
-			snprintf(ng->cause, sizeof(ng->cause), "%s", cause);
-			ng->example = i;
-		}
-		groups.data[g].count++;
+		group_add(&groups, cause, i);
 	}
-	printf("\nfailures by cause (%zu causes):\n", groups.len);
-	for (size_t pass = 0; pass < groups.len; pass++) {
-		size_t best = 0;
-		for (size_t g = 1; g < groups.len; g++)
-			if (groups.data[g].count > groups.data[best].count)
-				best = g;
-		struct group *b = &groups.data[best];
-		if (b->count < 0)
-			break;
-		printf("%5d  %s   (e.g. %s/%s)\n", b->count, b->cause, rows.data[b->example].folder,
-		       rows.data[b->example].path);
-		b->count = -1;
-	}
-	array_free(&groups);
+	groups_print("failures by cause", &groups);
 }
 
 /* "x.frag: error: word 12: OpFoo: unsupported: …" → "OpFoo: unsupported: …", ids and
@@ -707,12 +721,7 @@ static void ir_cause(const char *msg, char *out, size_t size)
 
 static void print_ir_failures(const struct result *res, bool verbose)
 {
-	struct group {
-		char cause[128];
-		int count;
-		size_t example;
-	};
-	ARRAY(struct group) groups = ARRAY_INIT;
+	group_array groups = ARRAY_INIT;
 	for (size_t i = 0; i < rows.len; i++) {
 		const struct row *r = &rows.data[i];
 		const struct result *x = &res[i];
@@ -726,30 +735,9 @@ static void print_ir_failures(const struct result *res, bool verbose)
 			ir_cause(x->o.ir_message, cause, sizeof(cause));
 		if (verbose)
 			printf("IRFAIL %s/%s: %s\n", r->folder, r->path, x->o.ir_message);
-		size_t g;
-		for (g = 0; g < groups.len && strcmp(groups.data[g].cause, cause); g++)
-			;
-		if (g == groups.len) {
-			struct group *ng = array_push_zero(&groups);
-			snprintf(ng->cause, sizeof(ng->cause), "%s", cause);
-			ng->example = i;
-		}
-		groups.data[g].count++;
+		group_add(&groups, cause, i);
 	}
-	printf("\nIR failures by cause (%zu causes):\n", groups.len);
-	for (size_t pass = 0; pass < groups.len; pass++) {
-		size_t best = 0;
-		for (size_t g = 1; g < groups.len; g++)
-			if (groups.data[g].count > groups.data[best].count)
-				best = g;
-		struct group *b = &groups.data[best];
-		if (b->count < 0)
-			break;
-		printf("%5d  %s   (e.g. %s/%s)\n", b->count, b->cause, rows.data[b->example].folder,
-		       rows.data[b->example].path);
-		b->count = -1;
-	}
-	array_free(&groups);
+	groups_print("IR failures by cause", &groups);
 }
 
 int main(int argc, char **argv)
