@@ -195,6 +195,17 @@ static void interp_check(struct shader *s, struct outcome *o)
 
 /* SPIR-V → IR, validation, then lower_vars_to_ssa and the optimisation
  * loop with the validator after every pass. */
+/* A message kept for the tables, without the file name it starts with, so
+ * that it (and the cause it is grouped by) does not depend on where the
+ * corpus lives. */
+static void keep_message(char *out, size_t size, const char *msg, const char *file)
+{
+	size_t flen = strlen(file);
+	if (!strncmp(msg, file, flen) && msg[flen] == ':')
+		msg += flen + 1 + (msg[flen + 1] == ' ');
+	snprintf(out, size, "%s", msg);
+}
+
 static bool ir_check(const struct spirv_unit *u, const char *file, struct outcome *o)
 {
 	struct diag d = DIAG_INIT;
@@ -223,7 +234,7 @@ static bool ir_check(const struct spirv_unit *u, const char *file, struct outcom
 		const char *msg = diag_first_error(&d, &first);
 		/* an internal error names the check that failed; the first line may be the pass */
 		const char *internal = strstr(d.text.buf, "internal error");
-		snprintf(o->ir_message, sizeof(o->ir_message), "%s", internal ? internal : msg);
+		keep_message(o->ir_message, sizeof(o->ir_message), internal ? internal : msg, file);
 		char *nl = strchr(o->ir_message, '\n');
 		if (nl)
 			*nl = '\0';
@@ -267,7 +278,7 @@ static int run_front(const struct row *r, const char *file, const char *data, si
 		}
 		else if (!o->message[0]) {
 			struct strbuf first = STRBUF_INIT;
-			snprintf(o->message, sizeof(o->message), "%s", diag_first_error(&u->diag, &first));
+			keep_message(o->message, sizeof(o->message), diag_first_error(&u->diag, &first), file);
 			strbuf_release(&first);
 		}
 		if (i == 0 && u->how)
