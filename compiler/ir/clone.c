@@ -54,58 +54,48 @@ static void clone_decls(struct clone_ctx *c)
 	CLONE_DECLS(c, locals, struct local_decl, shader_add_local);
 }
 
-static void copy_def(struct clone_ctx *c, struct instr *copy, struct ssa_def *to,
-		     const struct ssa_def *from)
+struct instr *instr_clone_shell(struct shader *s, const struct instr *i)
 {
-	ssa_def_init(copy, to, from->num_components, from->bit_size);
-	to->index = from->index;
-	if (from->index < c->src->fn->ssa_alloc)
-		c->defs[from->index] = to;
-}
-
-static struct instr *clone_instr(struct clone_ctx *c, struct instr *i)
-{
-	struct shader *s = c->dst;
 	struct instr *copy = NULL;
 	switch (i->type) {
 	case INSTR_alu: {
-		struct alu_instr *a = instr_as_alu(i), *n = alu_instr_create(s, a->op);
+		const struct alu_instr *a = instr_as_alu((struct instr *)i);
+		struct alu_instr *n = alu_instr_create(s, a->op);
 		n->exact = a->exact;
 		n->no_signed_wrap = a->no_signed_wrap;
 		n->no_unsigned_wrap = a->no_unsigned_wrap;
 		for (unsigned k = 0; k < alu_op_infos[a->op].num_inputs; k++)
 			memcpy(n->src[k].swizzle, a->src[k].swizzle, sizeof(n->src[k].swizzle));
-		copy_def(c, &n->instr, &n->def, &a->def);
+		ssa_def_init(&n->instr, &n->def, a->def.num_components, a->def.bit_size);
 		copy = &n->instr;
 		break;
 	}
 	case INSTR_load_const: {
-		struct load_const_instr *l = instr_as_load_const(i);
+		const struct load_const_instr *l = instr_as_load_const((struct instr *)i);
 		struct load_const_instr *n = load_const_instr_create(s, l->def.num_components,
 								      l->def.bit_size);
 		memcpy(n->value, l->value, l->def.num_components * sizeof(*n->value));
-		copy_def(c, &n->instr, &n->def, &l->def);
 		copy = &n->instr;
 		break;
 	}
 	case INSTR_undef: {
-		struct undef_instr *u = instr_as_undef(i);
-		struct undef_instr *n = undef_instr_create(s, u->def.num_components, u->def.bit_size);
-		copy_def(c, &n->instr, &n->def, &u->def);
-		copy = &n->instr;
+		const struct undef_instr *u = instr_as_undef((struct instr *)i);
+		copy = &undef_instr_create(s, u->def.num_components, u->def.bit_size)->instr;
 		break;
 	}
 	case INSTR_intrinsic: {
-		struct intrinsic_instr *t = instr_as_intrinsic(i), *n = intrinsic_instr_create(s, t->op);
+		const struct intrinsic_instr *t = instr_as_intrinsic((struct instr *)i);
+		struct intrinsic_instr *n = intrinsic_instr_create(s, t->op);
 		n->num_components = t->num_components;
 		memcpy(n->const_index, t->const_index, sizeof(n->const_index));
 		if (intrinsic_has_dest(t->op))
-			copy_def(c, &n->instr, &n->def, &t->def);
+			ssa_def_init(&n->instr, &n->def, t->def.num_components, t->def.bit_size);
 		copy = &n->instr;
 		break;
 	}
 	case INSTR_tex: {
-		struct tex_instr *t = instr_as_tex(i), *n = tex_instr_create(s, t->num_srcs);
+		const struct tex_instr *t = instr_as_tex((struct instr *)i);
+		struct tex_instr *n = tex_instr_create(s, t->num_srcs);
 		n->op = t->op;
 		n->dim = t->dim;
 		n->is_array = t->is_array;
@@ -117,21 +107,61 @@ static struct instr *clone_instr(struct clone_ctx *c, struct instr *i)
 		n->sampler_index = t->sampler_index;
 		for (unsigned k = 0; k < t->num_srcs; k++)
 			n->src[k].type = t->src[k].type;
-		copy_def(c, &n->instr, &n->def, &t->def);
+		ssa_def_init(&n->instr, &n->def, t->def.num_components, t->def.bit_size);
 		copy = &n->instr;
 		break;
 	}
 	case INSTR_phi: {
-		struct phi_instr *p = instr_as_phi(i), *n = phi_instr_create(s);
-		copy_def(c, &n->instr, &n->def, &p->def);
+		const struct phi_instr *p = instr_as_phi((struct instr *)i);
+		struct phi_instr *n = phi_instr_create(s);
+		ssa_def_init(&n->instr, &n->def, p->def.num_components, p->def.bit_size);
 		copy = &n->instr;
 		break;
 	}
 	case INSTR_jump:
-		copy = &jump_instr_create(s, instr_as_jump(i)->type)->instr;
+		copy = &jump_instr_create(s, instr_as_jump((struct instr *)i)->type)->instr;
 		break;
 	}
 	copy->line = i->line;
+	return copy;
+}
+
+struct src_walk {
+	struct src **srcs;
+	size_t n;
+};
+
+static bool gather_cb(struct src *src, void *data)
+{
+	struct src_walk *w = data;
+	w->srcs[w->n++] = src;
+	return true;
+}
+
+void instr_clone_srcs(struct instr *old, struct instr *copy, instr_clone_map_fn map, void *data)
+{
+	struct src *a[ALU_MAX_INPUTS + 32], *b[ALU_MAX_INPUTS + 32];
+	struct src_walk wa = { a, 0 }, wb = { b, 0 };
+	if (old->type == INSTR_phi)
+		BUG("instr_clone_srcs of a phi");
+	if (old->type == INSTR_tex && instr_as_tex(old)->num_srcs > ALU_MAX_INPUTS + 32)
+		BUG("tex with %u sources", instr_as_tex(old)->num_srcs);
+	instr_foreach_src(old, gather_cb, &wa);
+	instr_foreach_src(copy, gather_cb, &wb);
+	for (size_t k = 0; k < wa.n && k < wb.n; k++)
+		src_rewrite(b[k], map(a[k]->ssa, data));
+}
+
+/* The copy of an instruction, its value keeping the original's index. */
+static struct instr *clone_instr(struct clone_ctx *c, struct instr *i)
+{
+	struct instr *copy = instr_clone_shell(c->dst, i);
+	struct ssa_def *from = instr_def(i), *to = instr_def(copy);
+	if (from && to) {
+		to->index = from->index;
+		if (from->index < c->src->fn->ssa_alloc)
+			c->defs[from->index] = to;
+	}
 	return copy;
 }
 
@@ -193,17 +223,9 @@ static struct block *map_block(struct clone_ctx *c, struct block *b)
 	       : NULL;
 }
 
-/* Sources of a copy, in the same order as the original's. */
-struct src_walk {
-	struct src **srcs;
-	size_t n;
-};
-
-static bool gather_cb(struct src *src, void *data)
+static struct ssa_def *map_def_cb(struct ssa_def *d, void *data)
 {
-	struct src_walk *w = data;
-	w->srcs[w->n++] = src;
-	return true;
+	return map_def(data, d);
 }
 
 static void clone_srcs(struct clone_ctx *c, struct instr *old, struct instr *copy)
@@ -213,14 +235,7 @@ static void clone_srcs(struct clone_ctx *c, struct instr *old, struct instr *cop
 			phi_add_src(instr_as_phi(copy), map_block(c, ps->pred), map_def(c, ps->src.ssa));
 		return;
 	}
-	struct src *a[ALU_MAX_INPUTS + 32], *b[ALU_MAX_INPUTS + 32];
-	struct src_walk wa = { a, 0 }, wb = { b, 0 };
-	if (old->type == INSTR_tex && instr_as_tex(old)->num_srcs > ALU_MAX_INPUTS + 32)
-		BUG("tex with %u sources", instr_as_tex(old)->num_srcs);
-	instr_foreach_src(old, gather_cb, &wa);
-	instr_foreach_src(copy, gather_cb, &wb);
-	for (size_t k = 0; k < wa.n && k < wb.n; k++)
-		src_rewrite(b[k], map_def(c, a[k]->ssa));
+	instr_clone_srcs(old, copy, map_def_cb, c);
 }
 
 struct shader *shader_clone(struct shader *src)

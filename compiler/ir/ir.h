@@ -1182,5 +1182,12 @@ bool ir_validate(struct shader *s, struct diag *diag, const char *name);
 
 /* A deep copy in a new arena: the same text form, no metadata. */
 struct shader *shader_clone(struct shader *s);
+/* A copy of `i` in `s` without its sources (and a phi without its sources):
+ * opcode, indices, flags, line and a result of the same size (a new value).
+ * instr_clone_srcs then points the copy's sources (not a phi's) at
+ * map(each original source's value). */
+struct instr *instr_clone_shell(struct shader *s, const struct instr *i);
+typedef struct ssa_def *(*instr_clone_map_fn)(struct ssa_def *d, void *data);
+void instr_clone_srcs(struct instr *old, struct instr *copy, instr_clone_map_fn map, void *data);
 
 #endif

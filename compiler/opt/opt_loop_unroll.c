@@ -77,71 +77,19 @@ static void map_def(struct unroll *u, struct ssa_def *old, struct ssa_def *copy)
 
 /* ---- copying instructions ---- */
 
+static struct ssa_def *mapped_cb(struct ssa_def *d, void *data)
+{
+	return mapped(data, d);
+}
+
 static struct instr *copy_instr(struct unroll *u, struct instr *i)
 {
-	struct shader *s = i->shader;
-	switch (i->type) {
-	case INSTR_alu: {
-		struct alu_instr *a = instr_as_alu(i), *n = alu_instr_create(s, a->op);
-		n->exact = a->exact;
-		n->no_signed_wrap = a->no_signed_wrap;
-		n->no_unsigned_wrap = a->no_unsigned_wrap;
-		for (unsigned k = 0; k < alu_op_infos[a->op].num_inputs; k++) {
-			src_init(&n->src[k].src, &n->instr, mapped(u, a->src[k].src.ssa));
-			memcpy(n->src[k].swizzle, a->src[k].swizzle, sizeof(n->src[k].swizzle));
-		}
-		ssa_def_init(&n->instr, &n->def, a->def.num_components, a->def.bit_size);
-		map_def(u, &a->def, &n->def);
-		return &n->instr;
-	}
-	case INSTR_load_const: {
-		struct load_const_instr *l = instr_as_load_const(i);
-		struct load_const_instr *n =
-			load_const_instr_create(s, l->def.num_components, l->def.bit_size);
-		memcpy(n->value, l->value, l->def.num_components * sizeof(*n->value));
-		map_def(u, &l->def, &n->def);
-		return &n->instr;
-	}
-	case INSTR_undef: {
-		struct undef_instr *o = instr_as_undef(i);
-		struct undef_instr *n = undef_instr_create(s, o->def.num_components, o->def.bit_size);
-		map_def(u, &o->def, &n->def);
-		return &n->instr;
-	}
-	case INSTR_intrinsic: {
-		struct intrinsic_instr *t = instr_as_intrinsic(i), *n = intrinsic_instr_create(s, t->op);
-		n->num_components = t->num_components;
-		memcpy(n->const_index, t->const_index, sizeof(n->const_index));
-		for (unsigned k = 0; k < intrinsic_infos[t->op].num_srcs; k++)
-			src_init(&n->src[k], &n->instr, mapped(u, t->src[k].ssa));
-		if (intrinsic_has_dest(t->op)) {
-			ssa_def_init(&n->instr, &n->def, t->def.num_components, t->def.bit_size);
-			map_def(u, &t->def, &n->def);
-		}
-		return &n->instr;
-	}
-	case INSTR_tex: {
-		struct tex_instr *t = instr_as_tex(i), *n = tex_instr_create(s, t->num_srcs);
-		n->op = t->op;
-		n->dim = t->dim;
-		n->is_array = t->is_array;
-		n->is_shadow = t->is_shadow;
-		n->is_sparse = t->is_sparse;
-		n->dest_type = t->dest_type;
-		n->component = t->component;
-		n->texture_index = t->texture_index;
-		n->sampler_index = t->sampler_index;
-		for (unsigned k = 0; k < t->num_srcs; k++)
-			tex_src_set(n, k, t->src[k].type, mapped(u, t->src[k].src.ssa));
-		ssa_def_init(&n->instr, &n->def, t->def.num_components, t->def.bit_size);
-		map_def(u, &t->def, &n->def);
-		return &n->instr;
-	}
-	case INSTR_jump:
-		return &jump_instr_create(s, instr_as_jump(i)->type)->instr;
-	default:
-		BUG("copy_instr of a %s", instr_type_name(i->type));
-	}
+	struct instr *n = instr_clone_shell(i->shader, i);
+	instr_clone_srcs(i, n, mapped_cb, u);
+	struct ssa_def *d = instr_def(i);
+	if (d)
+		map_def(u, d, instr_def(n));
+	return n;
 }
 
 /* A phi of a nested block: one source is a plain value; several make a
