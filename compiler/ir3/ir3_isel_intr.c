@@ -1004,17 +1004,24 @@ static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool 
 		    swap ? &intr->src[2] : NULL);
 }
 
-/* shared memory: ldl/stl with the base folded into the immediate offset */
-static void emit_load_shared(struct isel *c, struct intrinsic_instr *intr)
+/* ldl/ldlw of local memory at the address in src[0], the base folded into
+ * the immediate offset */
+static void emit_local_load(struct isel *c, struct intrinsic_instr *intr, enum ir3_opc opc)
 {
 	unsigned n = intr->def.num_components;
-	struct ir3_instruction *i = mem_instr(c, OPC_LDL, 1, mem_type(intr->def.bit_size));
+	struct ir3_instruction *i = mem_instr(c, opc, 1, mem_type(intr->def.bit_size));
 	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
 	ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
 	ir3_src_imm(i, (uint32_t)intrinsic_get(intr, INTR_IDX_base), 0);
 	ir3_src_imm(i, n, 0);
 	place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
+}
+
+/* shared memory: ldl/stl with the base folded into the immediate offset */
+static void emit_load_shared(struct isel *c, struct intrinsic_instr *intr)
+{
+	emit_local_load(c, intr, OPC_LDL);
 }
 
 static void emit_store_shared(struct isel *c, struct intrinsic_instr *intr)
@@ -1234,16 +1241,8 @@ static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
 /* ldlw (ldl in an a650+ TCS: Mesa's tess_use_shared), byte offsets */
 static void emit_load_shared_ir3(struct isel *c, struct intrinsic_instr *intr)
 {
-	unsigned n = intr->def.num_components;
 	bool ldl = c->s->stage == STAGE_TESS_CTRL && c->t->tess_use_shared;
-	struct ir3_instruction *i = mem_instr(c, ldl ? OPC_LDL : OPC_LDLW, 1,
-					      mem_type(intr->def.bit_size));
-	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
-	ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
-	ir3_src_imm(i, (uint32_t)intrinsic_get(intr, INTR_IDX_base), 0);
-	ir3_src_imm(i, n, 0);
-	place(c, i);
-	split_into(c, dst, n, isel_def(c, &intr->def));
+	emit_local_load(c, intr, ldl ? OPC_LDL : OPC_LDLW);
 }
 
 static void emit_store_shared_ir3(struct isel *c, struct intrinsic_instr *intr)
