@@ -29,6 +29,9 @@ OPT        := -O2
 endif
 
 PKGS       := glslang SPIRV-Tools jansson libpcre2-8 zlib
+# Read when the Makefile is parsed: the goals that install packages first (run,
+# check, …) run `make deps`, then a sub-make that parses this afresh.
+PKG_OK     := $(shell pkg-config --exists $(PKGS) 2>/dev/null && echo yes)
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
@@ -70,7 +73,8 @@ CORPUS_CHECK := $(BUILD)/corpus-check
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
                        $(CHECK_SRC))
 
-.PHONY: all deps run check bench corpus-check ir3-check nightly-demo clean install FORCE
+.PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check nightly-demo clean install \
+        need-libs FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -121,6 +125,15 @@ $(GRAMMAR_OUT) &: $(GRAMMAR_GEN) $(SPIRV_GRAMMAR)
 
 $(ALL_OBJS): | $(GRAMMAR_OUT)
 
+# A build without the libraries stops here with what to do, not with linker errors.
+need-libs:
+ifneq ($(PKG_OK),yes)
+	@echo "shdb: missing libraries (pkg-config $(PKGS)); run 'make deps' first, or 'make run' / 'make check', which do" >&2
+	@exit 1
+endif
+
+$(BUILD)/gen/cflags: | need-libs
+
 $(COMPILER_LIB): $(call obj,$(COMPILER_SRC))
 	$(Q)rm -f $@
 	$(QUIET_AR)ar rcs $@ $^
@@ -143,41 +156,60 @@ $(BUILD)/benchbin/%: $(BUILD)/bench/%.o $(TOOLS_LIB) $(COMPILER_LIB)
 $(CORPUS_CHECK): $(call obj,$(CHECK_SRC)) $(COMPILER_LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# Missing packages: installed when we can, else the exact apt-get line (.ci/deps).
+# Missing packages: installed when we can, else the exact apt-get line (.ci/deps,
+# from the one list in .ci/packages).
 deps:
 	$(Q).ci/deps
 
+deps-list:
+	$(Q).ci/deps --list
+
+# The goals a newcomer types install what is missing first; then one sub-make, given
+# every goal of the command line, reads pkg-config's answers afresh (this make
+# parsed them before the install).
+NEEDS_DEPS := run check bench corpus-check ir3-check nightly-demo
+ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
+ifneq ($(SHDB_DEPS_DONE),1)
+$(MAKECMDGOALS): with-deps
+	@:
+with-deps: deps
+	$(Q)$(MAKE) --no-print-directory SHDB_DEPS_DONE=1 $(MAKECMDGOALS)
+else
+
 # The bundled corpus for every target into results/ (replaced each time), then the summary.
-run: deps all
+run: all
 	$(Q)./$(if $(filter 1,$(SANITIZE)),$(SHDB_BIN),shdb) run --force -o results shaders/
 
 # prove runs every unit-test binary and every shell test; each speaks TAP.  The
 # tests of shdb report make their histories with bench/gen-runs.
-check: deps all $(BUILD)/benchbin/gen-runs
+check: all $(BUILD)/benchbin/gen-runs
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(PROVE) -j$(NPROC) $(PROVE_OPTS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)
 
-bench: deps all $(BENCH_BINS)
+bench: all $(BENCH_BINS)
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  bench/run
 
 # Each corpus unit through the front end in a child process (tests/corpus/check.c);
 # fails when a unit crashes or hangs.  CORPUS_CHECK_OPTS=-v lists every failure.
-corpus-check: deps all $(CORPUS_CHECK)
+corpus-check: all $(CORPUS_CHECK)
 	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) $(SHARED)/corpus
 
 # Each corpus unit through the ir3 backend for every target with both
 # verifiers; fails when a target compiles less than 99% of the units that
 # reach it (failures grouped by reason).
-ir3-check: deps all
+ir3-check: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  tests/corpus/ir3-check.sh
 
 # Six "nights" of the bundled corpus, with shdb's compiler and with a stand-in
 # (reports/nightly-demo.sh says what each shows), rendered by shdb report.
-nightly-demo: deps all
+nightly-demo: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) reports/nightly-demo.sh $(BUILD)/nightly-demo
+
+endif
+endif
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/shdb

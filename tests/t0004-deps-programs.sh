@@ -1,0 +1,71 @@
+#!/bin/bash
+# Every program the tests, benchmarks, scripts and Makefile call comes from a
+# package that installing .ci/packages (the list `make deps` installs) installs —
+# a listed package or one it depends on, as binutils through gcc — or from a
+# package that every Debian machine has (Essential, or of priority "required").  A test that
+# starts calling a program nobody installs fails here, not on a newcomer's
+# machine.  tests/deps-scan.pl finds the programs; one TAP line each.
+. "$(dirname "$0")/lib.sh"
+
+command -v dpkg-query >/dev/null || skip_all "not a Debian system (no dpkg-query)"
+
+listed=$("$SRCDIR/.ci/deps" --list) || { echo "not ok 1 - .ci/deps --list"; exit 1; }
+# what installing the list installs: the listed packages and their dependencies
+apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
+	--no-replaces --no-enhances $listed 2>/dev/null | grep -v '^ ' | sed 's/:.*//' | sort -u >installs
+
+# owner PATH: the package that installed PATH (symlinks and the /usr merge tried)
+owner() {
+	local p=$1 r c
+	r=$(readlink -f "$p")
+	for c in "$p" "${p#/usr}" "$r" "${r#/usr}"; do
+		dpkg-query -S "$c" 2>/dev/null | awk -F': ' 'NR == 1 { sub(/:.*/, "", $1); print $1 }' |
+			grep -v , && return 0
+	done
+	return 1
+}
+
+# everywhere PKG: is PKG on every Debian machine?
+everywhere() {
+	dpkg-query -W -f='${Essential} ${Priority}\n' "$1" 2>/dev/null | grep -qE '^yes|required'
+}
+
+check_program() {	# PROGRAM WHERE [optional]
+	local prog=$1 where=$2 optional=${3:-} path pkg
+	case "$prog" in
+	/*) [ -x "$prog" ] && path=$prog ;;
+	*) path=$(command -v "$prog") ;;
+	esac
+	if [ -z "${path:-}" ]; then
+		# the installer itself may ask for what it does not need (sudo when not root)
+		case "$optional:$where" in optional:.ci/*) echo "optional, not here"; return 0 ;; esac
+		echo "$where calls $prog, which is not installed: add its package to .ci/packages"
+		return 1
+	fi
+	pkg=$(owner "$path") || {
+		echo "$where calls $prog ($path), which no Debian package installed"
+		return 1
+	}
+	grep -qxF "$pkg" installs && return 0
+	everywhere "$pkg" && return 0
+	case "$optional:$where" in optional:.ci/*) return 0 ;; esac
+	echo "$where calls $prog from the package $pkg, which .ci/packages does not install"
+	return 1
+}
+
+perl "$SRCDIR/tests/deps-scan.pl" "$SRCDIR" >programs 2>scan-err || {
+	cat scan-err
+	echo "not ok 1 - tests/deps-scan.pl"
+	exit 1
+}
+
+test_expect 'the scan finds the programs every script needs' '
+	grep -q "^prove	" programs && grep -q "^gnuplot	" programs && grep -q "^spirv-as	" programs
+'
+
+while IFS=$'\t' read -r prog where optional; do
+	test_expect "$prog ($where) comes from what .ci/packages installs or every machine has" \
+		"check_program '$prog' '$where' '$optional'"
+done <programs
+
+test_done
