@@ -9,7 +9,7 @@
 
 command -v dpkg-query >/dev/null || skip_all "not a Debian system (no dpkg-query)"
 
-listed=$("$SRCDIR/.ci/deps" --list) || { echo "not ok 1 - .ci/deps --list"; exit 1; }
+listed=$("$SRCDIR/.ci/deps" --list-all) || { echo "not ok 1 - .ci/deps --list-all"; exit 1; }
 # what installing the list installs: the listed packages and their dependencies
 apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
 	--no-replaces --no-enhances $listed 2>/dev/null | grep -v '^ ' | sed 's/:.*//' | sort -u >installs
