@@ -15,7 +15,7 @@ echo "SHDB-TEST-CRASH" >corpus/s031.vert
 echo "SHDB-TEST-HANG" >corpus/s060.frag
 
 test_expect 'a crash is a record; the run goes on with a fresh worker' '
-	$SHDB run -q -j2 --timeout 1 -o ref corpus &&
+	$SHDB run -q -j2 --timeout 3 -o ref corpus &&
 	grep -c . ref/stats.jsonl >n && echo 121 >want && test_cmp want n &&
 	grep -q "^{\"path\":\"s030.frag\",\"stage\":\"fragment\",\"target\":null,\"status\":\"crash\",\"message\":\"compiler crashed: SIGSEGV\"" ref/stats.jsonl &&
 	grep -q "\"s031.vert\",\"stage\":\"vertex\",.*\"status\":\"crash\"" ref/stats.jsonl &&
@@ -24,12 +24,12 @@ test_expect 'a crash is a record; the run goes on with a fresh worker' '
 '
 
 test_expect 'a hang is a timeout record after --timeout seconds' '
-	grep -q "\"s060.frag\",.*\"status\":\"timeout\",\"message\":\"timed out after 1 s\"" ref/stats.jsonl &&
+	grep -q "\"s060.frag\",.*\"status\":\"timeout\",\"message\":\"timed out after 3 s\"" ref/stats.jsonl &&
 	grep -q "\"timeout\": 1" ref/run.json && grep -q "\"status\": \"complete\"" ref/run.json
 '
 
 test_expect 'crashes and timeouts are the same with one worker' '
-	$SHDB run -q -j1 --timeout 1 -o one corpus &&
+	$SHDB run -q -j1 --timeout 3 -o one corpus &&
 	strip_time ref/stats.jsonl >a && strip_time one/stats.jsonl >b && test_cmp a b
 '
 
@@ -39,7 +39,7 @@ interrupt_and_resume() {
 	$SHDB run -q -j2 --timeout 20 -o $out corpus &
 	pid=$!
 	# wait until the run has written the files before the hang, then stop it
-	for i in $(seq 100); do
+	for i in $(seq 600); do
 		[ -f $out/stats.jsonl ] && [ $(grep -c . $out/stats.jsonl) -ge 40 ] && break
 		sleep 0.1
 	done
@@ -50,7 +50,7 @@ interrupt_and_resume() {
 	[ $n -ge 40 ] && [ $n -lt 121 ] || { echo "$n records after $sig"; return 1; }
 	# every line is a whole record
 	grep -v "^{\"path\":.*\"time_us\":[0-9]*}$" $out/stats.jsonl && return 1
-	$SHDB run -q -j2 --timeout 1 --resume -o $out corpus || return 1
+	$SHDB run -q -j2 --timeout 3 --resume -o $out corpus || return 1
 	grep -q "\"status\": \"complete\"" $out/run.json &&
 	grep -q "\"resumed\": 1" $out/run.json &&
 	strip_time ref/stats.jsonl >a && strip_time $out/stats.jsonl >b && test_cmp a b
@@ -70,7 +70,7 @@ test_expect 'SIGKILL: run.json still says running; --resume gives the same final
 
 test_expect 'an interrupted run says so in run.json' '
 	$SHDB run -q -j1 --timeout 20 -o intr corpus & pid=$!
-	for i in $(seq 100); do
+	for i in $(seq 600); do
 		[ -f intr/stats.jsonl ] && [ $(grep -c . intr/stats.jsonl) -ge 40 ] && break
 		sleep 0.1
 	done
@@ -81,7 +81,7 @@ test_expect 'an interrupted run says so in run.json' '
 test_expect 'a torn last line (a power cut) is cut away by --resume' '
 	cp -r ref torn && head -c -30 ref/stats.jsonl >torn/stats.jsonl &&
 	sed -i "s/\"complete\"/\"running\"/" torn/run.json &&
-	$SHDB run -q -j2 --timeout 1 --resume -o torn corpus 2>err &&
+	$SHDB run -q -j2 --timeout 3 --resume -o torn corpus 2>err &&
 	grep -q "cutting a torn or invalid end" err &&
 	strip_time torn/stats.jsonl >b && strip_time ref/stats.jsonl >a && test_cmp a b
 '
@@ -96,7 +96,7 @@ test_expect '--resume refuses other settings or other inputs' '
 '
 
 test_expect '--resume of a complete run does nothing' '
-	cp ref/stats.jsonl before && $SHDB run --resume --timeout 1 -o ref corpus >out &&
+	cp ref/stats.jsonl before && $SHDB run --resume --timeout 3 -o ref corpus >out &&
 	grep -q "complete already" out && cmp before ref/stats.jsonl
 '
 
