@@ -10,17 +10,23 @@
 command -v dpkg-query >/dev/null || skip_all "not a Debian system (no dpkg-query)"
 
 listed=$("$SRCDIR/.ci/deps" --list-all) || { echo "not ok 1 - .ci/deps --list-all"; exit 1; }
-# what installing the list installs: the listed packages and their dependencies
-apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts --no-breaks \
-	--no-replaces --no-enhances $listed 2>/dev/null | grep -v '^ ' | sed 's/:.*//' | sort -u >installs
+# what installing the list installed: the listed packages and their dependencies
+perl "$SRCDIR/tests/deps-closure.pl" $listed >installs
 
-# owner PATH: the package that installed PATH (symlinks and the /usr merge tried)
+# candidates PATH: the names dpkg may know PATH by (symlinks and the /usr merge)
+candidates() {
+	local r
+	r=$(readlink -f "$1")
+	printf '%s\n' "$1" "${1#/usr}" "$r" "${r#/usr}"
+}
+
+# owner PATH: the package that installed PATH, from the table "owners" (one
+# dpkg-query -S for every program, made below)
 owner() {
-	local p=$1 r c
-	r=$(readlink -f "$p")
-	for c in "$p" "${p#/usr}" "$r" "${r#/usr}"; do
-		dpkg-query -S "$c" 2>/dev/null | awk -F': ' 'NR == 1 { sub(/:.*/, "", $1); print $1 }' |
-			grep -v , && return 0
+	local c
+	for c in $(candidates "$1"); do
+		awk -F': ' -v p="$c" '$2 == p && $1 !~ /,/ { sub(/:.*/, "", $1); print $1; f = 1; exit } END { exit !f }' owners &&
+			return 0
 	done
 	return 1
 }
@@ -62,6 +68,12 @@ perl "$SRCDIR/tests/deps-scan.pl" "$SRCDIR" >programs 2>scan-err || {
 test_expect 'the scan finds the programs every script needs' '
 	grep -q "^prove	" programs && grep -q "^gnuplot	" programs && grep -q "^spirv-as	" programs
 '
+
+# every program's possible paths, owned by which package: one query for all
+while IFS=$'\t' read -r prog where optional; do
+	case "$prog" in /*) p=$prog ;; *) p=$(command -v "$prog") ;; esac
+	[ -n "$p" ] && candidates "$p"
+done <programs | sort -u | xargs -r dpkg-query -S 2>/dev/null >owners
 
 while IFS=$'\t' read -r prog where optional; do
 	test_expect "$prog ($where) comes from what .ci/packages installs or every machine has" \
