@@ -7,6 +7,7 @@
 #   make bench            benchmarks (bench/)
 #   make corpus-check     every unit of ../shared/corpus through the front end
 #   make ir3-check        every unit of ../shared/corpus through the ir3 backend, verified
+#   make records-diff BASE=COMMIT  the corpus's records of this tree and of COMMIT compared
 #   make nightly-demo     two small histories of the bundled corpus, and their reports
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
@@ -53,10 +54,14 @@ QUIET_LINK  = @echo '   LINK    ' $@;
 QUIET_GEN   = @echo '   GEN     ' $@;
 endif
 
+# The statistics table (stats/stats.def): below both the compiler, whose
+# backends fill values by its IDs, and the tools, which read records.
+STAT_TABLE_SRC := stats/stat.c
 # The compiler library: everything under compiler/ except the command line.
-COMPILER_SRC := $(filter-out compiler/cli/%,$(wildcard compiler/*.c compiler/*/*.c))
+COMPILER_SRC := $(filter-out compiler/cli/%,$(wildcard compiler/*.c compiler/*/*.c)) \
+                $(STAT_TABLE_SRC)
 # The tools on top of it: one folder per subcommand, plus stats/ used by several.
-TOOLS_SRC    := $(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c) \
+TOOLS_SRC    := $(filter-out $(STAT_TABLE_SRC),$(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c)) \
                 $(filter-out compiler/cli/main.c,$(wildcard compiler/cli/*.c))
 MAIN_SRC     := compiler/cli/main.c
 UNIT_SRC     := $(wildcard tests/unit/*.c)
@@ -73,7 +78,8 @@ CORPUS_CHECK := $(BUILD)/corpus-check
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
                        $(CHECK_SRC))
 
-.PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check nightly-demo clean install \
+.PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check records-diff nightly-demo \
+        clean install \
         need-libs FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
@@ -167,7 +173,7 @@ deps-list:
 # The goals a newcomer types install what is missing first; then one sub-make, given
 # every goal of the command line, reads pkg-config's answers afresh (this make
 # parsed them before the install).
-NEEDS_DEPS := run check bench corpus-check ir3-check nightly-demo
+NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo
 ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
 ifneq ($(SHDB_DEPS_DONE),1)
 $(MAKECMDGOALS): with-deps
@@ -202,6 +208,12 @@ corpus-check: all $(CORPUS_CHECK)
 ir3-check: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  tests/corpus/ir3-check.sh
+
+# The records of the whole corpus against those of BASE (a commit), time_us
+# aside: a refactoring must leave them byte-identical (tests/corpus/records-diff.sh).
+records-diff: all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  BASE=$(BASE) tests/corpus/records-diff.sh
 
 # Six "nights" of the bundled corpus, with shdb's compiler and with a stand-in
 # (reports/nightly-demo.sh says what each shows), rendered by shdb report.

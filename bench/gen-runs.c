@@ -32,24 +32,16 @@
 #include <sys/stat.h>
 
 #include "stats/asm_pack.h"
+#include "stats/stat.h"
 
 enum format { FMT_JSONL, FMT_MESA, FMT_CSV };
 
-/* The ir3 statistics, as JSON keys and as Mesa line names (stats/stats.def). */
-enum { INST, NOPS, NON_NOPS, MOV, COV, DWORDS, LAST_BARYF, LAST_HELPER, HALF, FULL, CONSTLEN,
-       CAT0, CAT1, CAT2, CAT3, CAT4, CAT5, CAT6, CAT7, STP, LDP, SSTALL, SS, SYSTALL, SY,
-       WAVES, LOOPS, NSTATS };
+/* The ir3 statistics: the first rows of the statistics table, inst … loops
+ * (stats/stats.def), which also gives their JSON keys and Mesa names. */
+enum { NSTATS = STAT_LOOPS + 1 };
+_Static_assert(STAT_INST == 0 && STAT_WAVES + 1 == STAT_LOOPS, "the ir3 rows come first, in Mesa's order");
 
-static const char *const json_key[NSTATS] = {
-	"inst", "nops", "non_nops", "mov", "cov", "dwords", "last_baryf", "last_helper", "half",
-	"full", "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp",
-	"ldp", "sstall", "ss", "systall", "sy", "waves", "loops",
-};
-static const char *const mesa_name[NSTATS] = {
-	"inst", "nops", "non-nops", "mov", "cov", "dwords", "last-baryf", "last-helper", "half",
-	"full", "constlen", "cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7", "stp",
-	"ldp", "sstall", "(ss)", "systall", "(sy)", "waves", "loops",
-};
+/* Fossilize CSV columns (turnip's names, aliases in the table). */
 static const char *const csv_name[NSTATS] = {
 	"Instruction Count", "NOPs Count", NULL, "MOV Count", "COV Count", "Code size",
 	"Last interpolation instruction", "Last helper instruction", "Half-registers used",
@@ -82,35 +74,35 @@ static unsigned below(struct rng *r, unsigned n)
 static void make_stats(struct rng *r, int fragment, long v[NSTATS])
 {
 	long inst = 8 + below(r, 40) + (below(r, 8) ? 0 : below(r, 600));
-	v[INST] = inst;
-	v[NOPS] = inst * (10 + below(r, 30)) / 100;
-	v[NON_NOPS] = inst - v[NOPS];
-	v[MOV] = v[NON_NOPS] / (3 + below(r, 6));
-	v[COV] = below(r, 4) ? 0 : below(r, 6);
-	v[DWORDS] = 2 * (inst + 4 > (inst + 15) / 16 * 16 ? inst + 4 : (inst + 15) / 16 * 16);
-	v[LAST_BARYF] = fragment ? below(r, 1 + (unsigned)inst / 3) : 0;
-	v[LAST_HELPER] = fragment ? inst - below(r, 1 + (unsigned)inst / 4) : 0;
-	v[HALF] = 0;
-	v[FULL] = 2 + below(r, 12) + (below(r, 10) ? 0 : below(r, 30));
-	v[CONSTLEN] = 4 * (1 + below(r, 16));
-	long rest = v[NON_NOPS];
-	v[CAT0] = v[NOPS];
-	v[CAT1] = v[MOV] + v[COV];
-	rest -= v[CAT1];
-	v[CAT2] = rest / 2;
-	v[CAT3] = rest / 4;
-	v[CAT4] = rest / 16;
-	v[CAT5] = fragment ? rest / 16 : 0;
-	v[CAT6] = rest - v[CAT2] - v[CAT3] - v[CAT4] - v[CAT5];
-	v[CAT7] = below(r, 3);
-	v[STP] = v[FULL] > 30 ? below(r, 16) : 0;
-	v[LDP] = v[STP] ? v[STP] + below(r, 8) : 0;
-	v[SSTALL] = below(r, 20);
-	v[SS] = below(r, 6);
-	v[SYSTALL] = below(r, 60);
-	v[SY] = below(r, 4);
-	v[WAVES] = v[FULL] > 24 ? 4 : v[FULL] > 12 ? 8 : 16;
-	v[LOOPS] = below(r, 20) ? 0 : 1 + below(r, 2);
+	v[STAT_INST] = inst;
+	v[STAT_NOPS] = inst * (10 + below(r, 30)) / 100;
+	v[STAT_NON_NOPS] = inst - v[STAT_NOPS];
+	v[STAT_MOV] = v[STAT_NON_NOPS] / (3 + below(r, 6));
+	v[STAT_COV] = below(r, 4) ? 0 : below(r, 6);
+	v[STAT_DWORDS] = 2 * (inst + 4 > (inst + 15) / 16 * 16 ? inst + 4 : (inst + 15) / 16 * 16);
+	v[STAT_LAST_BARYF] = fragment ? below(r, 1 + (unsigned)inst / 3) : 0;
+	v[STAT_LAST_HELPER] = fragment ? inst - below(r, 1 + (unsigned)inst / 4) : 0;
+	v[STAT_HALF] = 0;
+	v[STAT_FULL] = 2 + below(r, 12) + (below(r, 10) ? 0 : below(r, 30));
+	v[STAT_CONSTLEN] = 4 * (1 + below(r, 16));
+	long rest = v[STAT_NON_NOPS];
+	v[STAT_CAT0] = v[STAT_NOPS];
+	v[STAT_CAT1] = v[STAT_MOV] + v[STAT_COV];
+	rest -= v[STAT_CAT1];
+	v[STAT_CAT2] = rest / 2;
+	v[STAT_CAT3] = rest / 4;
+	v[STAT_CAT4] = rest / 16;
+	v[STAT_CAT5] = fragment ? rest / 16 : 0;
+	v[STAT_CAT6] = rest - v[STAT_CAT2] - v[STAT_CAT3] - v[STAT_CAT4] - v[STAT_CAT5];
+	v[STAT_CAT7] = below(r, 3);
+	v[STAT_STP] = v[STAT_FULL] > 30 ? below(r, 16) : 0;
+	v[STAT_LDP] = v[STAT_STP] ? v[STAT_STP] + below(r, 8) : 0;
+	v[STAT_SSTALL] = below(r, 20);
+	v[STAT_SS] = below(r, 6);
+	v[STAT_SYSTALL] = below(r, 60);
+	v[STAT_SY] = below(r, 4);
+	v[STAT_WAVES] = v[STAT_FULL] > 24 ? 4 : v[STAT_FULL] > 12 ? 8 : 16;
+	v[STAT_LOOPS] = below(r, 20) ? 0 : 1 + below(r, 2);
 }
 
 /* The "after" version of a changed shader: mostly a few instructions fewer. */
@@ -119,26 +111,26 @@ static void change_stats(struct rng *r, long v[NSTATS])
 	long d = (long)below(r, 7) - 4;		/* -4 .. +2 */
 	if (!d)
 		d = -1;
-	if (v[INST] + d < 1)
+	if (v[STAT_INST] + d < 1)
 		d = 1;
-	v[INST] += d;
-	v[NON_NOPS] += d;
-	v[CAT2] += d;
-	if (v[CAT2] < 0)
-		v[CAT2] = 0;
-	v[DWORDS] = 2 * (v[INST] + 4 > (v[INST] + 15) / 16 * 16 ? v[INST] + 4 : (v[INST] + 15) / 16 * 16);
+	v[STAT_INST] += d;
+	v[STAT_NON_NOPS] += d;
+	v[STAT_CAT2] += d;
+	if (v[STAT_CAT2] < 0)
+		v[STAT_CAT2] = 0;
+	v[STAT_DWORDS] = 2 * (v[STAT_INST] + 4 > (v[STAT_INST] + 15) / 16 * 16 ? v[STAT_INST] + 4 : (v[STAT_INST] + 15) / 16 * 16);
 	if (!below(r, 4)) {
-		v[FULL] += below(r, 2) ? 1 : -1;
-		if (v[FULL] < 1)
-			v[FULL] = 1;
-		v[WAVES] = v[FULL] > 24 ? 4 : v[FULL] > 12 ? 8 : 16;
+		v[STAT_FULL] += below(r, 2) ? 1 : -1;
+		if (v[STAT_FULL] < 1)
+			v[STAT_FULL] = 1;
+		v[STAT_WAVES] = v[STAT_FULL] > 24 ? 4 : v[STAT_FULL] > 12 ? 8 : 16;
 	}
 	if (!below(r, 3))
-		v[SSTALL] += (long)below(r, 5) - 2;
-	if (v[SSTALL] < 0)
-		v[SSTALL] = 0;
+		v[STAT_SSTALL] += (long)below(r, 5) - 2;
+	if (v[STAT_SSTALL] < 0)
+		v[STAT_SSTALL] = 0;
 	if (!below(r, 50))
-		v[LOOPS] = v[LOOPS] ? 0 : 1;
+		v[STAT_LOOPS] = v[STAT_LOOPS] ? 0 : 1;
 }
 
 static void write_jsonl(FILE *f, const char *path, int fragment, const long v[NSTATS], long us)
@@ -146,7 +138,7 @@ static void write_jsonl(FILE *f, const char *path, int fragment, const long v[NS
 	fprintf(f, "{\"path\":\"%s\",\"stage\":\"%s\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{",
 		path, fragment ? "fragment" : "vertex");
 	for (int i = 0; i < NSTATS; i++)
-		fprintf(f, "%s\"%s\":%ld", i ? "," : "", json_key[i], v[i]);
+		fprintf(f, "%s\"%s\":%ld", i ? "," : "", stat_table[i].key, v[i]);
 	fprintf(f, "},\"time_us\":%ld}\n", us);
 }
 
@@ -154,7 +146,7 @@ static void write_mesa(FILE *f, const char *path, int fragment, const long v[NST
 {
 	fprintf(f, "%s - %s shader: ", path, fragment ? "FRAG" : "VERT");
 	for (int i = 0; i < NSTATS; i++)
-		fprintf(f, "%s%ld %s", i ? ", " : "", v[i], mesa_name[i]);
+		fprintf(f, "%s%ld %s", i ? ", " : "", v[i], stat_table[i].mesa);
 	fputc('\n', f);
 }
 
@@ -248,7 +240,7 @@ static void listing(struct strbuf *sb, long rec, const long v[NSTATS])
 					   "sam (f32)(xyzw)r%ld.x, r%ld.x, s#0, t#0",
 					   "(ss)mul.f r%ld.w, r%ld.y, hr0.x", "ldg.u32 r%ld.x, r%ld.y, 1" };
 	strbuf_reset(sb);
-	for (long k = 0; k < v[INST]; k++) {
+	for (long k = 0; k < v[STAT_INST]; k++) {
 		struct rng r = { (uint64_t)rec * 7919u + (uint64_t)k };
 		unsigned op = below(&r, sizeof(ops) / sizeof(ops[0]));
 		strbuf_addf(sb, "%04lx: ", k);
@@ -262,11 +254,11 @@ static void listing(struct strbuf *sb, long rec, const long v[NSTATS])
 static void regress(struct rng *r, long v[NSTATS])
 {
 	long d = 1 + (long)below(r, 4);
-	v[INST] += d;
-	v[NOPS] += d;
-	v[CAT0] += d;
-	v[SS] += 1;
-	v[DWORDS] = 2 * (v[INST] + 4 > (v[INST] + 15) / 16 * 16 ? v[INST] + 4 : (v[INST] + 15) / 16 * 16);
+	v[STAT_INST] += d;
+	v[STAT_NOPS] += d;
+	v[STAT_CAT0] += d;
+	v[STAT_SS] += 1;
+	v[STAT_DWORDS] = 2 * (v[STAT_INST] + 4 > (v[STAT_INST] + 15) / 16 * 16 ? v[STAT_INST] + 4 : (v[STAT_INST] + 15) / 16 * 16);
 }
 
 static FILE *create_in(const char *dir, const char *name);
@@ -321,7 +313,7 @@ static void write_night(const struct options *o, int night, struct hrec *recs, s
 			fprintf(f, "{\"path\":\"%s\",\"stage\":\"%s\",\"target\":\"%s\",\"status\":\"ok\",\"stats\":{",
 				path, fragment ? "fragment" : "vertex", targets[t]);
 			for (int k = 0; k < NSTATS; k++)
-				fprintf(f, "%s\"%s\":%ld", k ? "," : "", json_key[k], v[k]);
+				fprintf(f, "%s\"%s\":%ld", k ? "," : "", stat_table[k].key, v[k]);
 			fprintf(f, "},\"time_us\":%ld}\n", 200 + (long)below(&r, 3000));
 			if (!pack)
 				continue;

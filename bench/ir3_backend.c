@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 				uint64_t start = now_ns();
 				failed += ir3_compile_machine(ir, target->ir3, &o, &out) != 0;
 				t[k] = now_ns() - start;
-				inst += out.stats.inst;
+				inst += (uint64_t)out.stats.value[STAT_INST];
 				ir3_compile_output_release(&out);
 				arena_release(&a);
 			}

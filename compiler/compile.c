@@ -62,6 +62,14 @@ void compile_output_release(struct compile_output *out)
 	diag_release(&out->diag);
 }
 
+void result_add_stats(struct compile_result *r, const struct stat_values *v)
+{
+	for (int id = 0; id < STAT_COUNT; id++)
+		if (v->set[id])
+			array_push(&r->stats, (struct stat_value){ .key = stat_table[id].key,
+								    .value = v->value[id] });
+}
+
 static uint64_t now_us(void)
 {
 	struct timespec ts;

@@ -18,6 +18,7 @@
 #include "compiler/target.h"
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
+#include "stats/stat.h"
 
 enum glsl_mode {
 	GLSL_MODE_AUTO,		/* chosen from the source (loose uniforms → relaxed) */
@@ -74,7 +75,9 @@ enum result_status {
 
 const char *result_status_name(enum result_status s);
 
-/* One statistic; `key` is a static string such as "inst" (stats/SCHEMA.md). */
+/* One statistic of a result; `key` is a static string: a key of the
+ * statistics table (stats/stats.def), or the name an external compiler's
+ * output gave (runner/extcc.c). */
 struct stat_value {
 	const char *key;
 	int64_t value;
@@ -94,6 +97,10 @@ struct compile_result {
 	uint64_t time_us;
 	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
 };
+
+/* Append the statistics set in `v` to r->stats, in the table's order, under
+ * the table's keys: how a backend's values become a result. */
+void result_add_stats(struct compile_result *r, const struct stat_values *v);
 
 struct compile_output {
 	ARRAY(struct compile_result) results;

@@ -4,12 +4,17 @@
  * source uses ("non-nops", "Instruction Count", "inst") into the row's key with
  * stat_lookup(); a name the table does not know stays as it is and gets a
  * generic row from stat_info_generic(): lower is better, family generic.
+ *
+ * This header and the table are the bottom of the house beside compiler/util:
+ * they include nothing of shdb, and both the compiler (a backend fills a
+ * struct stat_values by ID) and the tools (readers, printers) use them.
  */
 #ifndef SHDB_STATS_STAT_H
 #define SHDB_STATS_STAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 enum stat_family {
 	STAT_FAMILY_GENERIC,
@@ -39,6 +44,26 @@ enum stat_id {
 };
 
 extern const struct stat_info stat_table[STAT_COUNT];
+
+/*
+ * The statistics a backend reports for one result, by ID:
+ *
+ *	struct stat_values v = { 0 };
+ *	stat_set(&v, STAT_INST, n);
+ *
+ * Only the IDs set are reported; compile.c turns them into the result's
+ * key/value list in the table's order.
+ */
+struct stat_values {
+	int64_t value[STAT_COUNT];
+	bool set[STAT_COUNT];
+};
+
+static inline void stat_set(struct stat_values *v, enum stat_id id, int64_t value)
+{
+	v->value[id] = value;
+	v->set[id] = true;
+}
 
 /* The row whose key, Mesa name or one alias is exactly `name`; NULL if none. */
 const struct stat_info *stat_lookup(const char *name, size_t len);

@@ -1,3 +1,7 @@
+/*
+ * Writing results: the JSON record and Mesa's shader-db line, every name from
+ * the statistics table (stats/stats.def).
+ */
 #include "compiler/cli/record.h"
 
 #include <inttypes.h>
@@ -29,32 +33,18 @@ void record_append_json(struct strbuf *out, const char *path, const struct compi
 	json_decref(o);
 }
 
-/* Mesa's names for our JSON keys, in the order of ir3_gallium.c's line. */
-static const struct {
-	const char *key, *mesa;
-} ir3_line[] = {
-	{ "inst", "inst" }, { "nops", "nops" }, { "non_nops", "non-nops" }, { "mov", "mov" },
-	{ "cov", "cov" }, { "dwords", "dwords" }, { "last_baryf", "last-baryf" },
-	{ "last_helper", "last-helper" }, { "half", "half" }, { "full", "full" },
-	{ "constlen", "constlen" }, { "cat0", "cat0" }, { "cat1", "cat1" }, { "cat2", "cat2" },
-	{ "cat3", "cat3" }, { "cat4", "cat4" }, { "cat5", "cat5" }, { "cat6", "cat6" },
-	{ "cat7", "cat7" }, { "stp", "stp" }, { "ldp", "ldp" }, { "sstall", "sstall" },
-	{ "ss", "(ss)" }, { "systall", "systall" }, { "sy", "(sy)" }, { "waves", "waves" },
-	{ "loops", "loops" },
-};
+void record_append_mesa_stats(struct strbuf *out, const struct compile_result *r)
+{
+	for (size_t i = 0; i < r->stats.len; i++) {
+		const char *key = r->stats.data[i].key;
+		const struct stat_info *info = stat_lookup(key, strlen(key));
+		strbuf_addf(out, "%s%" PRId64 " %s", i ? ", " : "", r->stats.data[i].value,
+			    info ? info->mesa : key);
+	}
+}
 
 void record_append_shaderdb(struct strbuf *out, const char *path, const struct compile_result *r)
 {
-	const char *sep = "";
 	strbuf_addf(out, "%s - %s shader: ", path, stage_mesa_name(r->stage));
-	for (size_t i = 0; i < sizeof(ir3_line) / sizeof(ir3_line[0]); i++) {
-		for (size_t j = 0; j < r->stats.len; j++) {
-			if (strcmp(r->stats.data[j].key, ir3_line[i].key))
-				continue;
-			strbuf_addf(out, "%s%" PRId64 " %s", sep, r->stats.data[j].value,
-				    ir3_line[i].mesa);
-			sep = ", ";
-			break;
-		}
-	}
+	record_append_mesa_stats(out, r);
 }

@@ -17,7 +17,11 @@
 void record_append_json(struct strbuf *out, const char *path, const struct compile_result *r,
 			bool with_time);
 
-/* Append Mesa's shader-db line for an ir3 result: "PATH - FRAG shader: 12 inst, …". */
+/* Append the statistics as Mesa's shader-db line has them, in the result's
+ * order under the table's Mesa names: "12 inst, 3 nops, 9 non-nops, …". */
+void record_append_mesa_stats(struct strbuf *out, const struct compile_result *r);
+
+/* Append Mesa's shader-db line for a result: "PATH - FRAG shader: 12 inst, …". */
 void record_append_shaderdb(struct strbuf *out, const char *path, const struct compile_result *r);
 
 #endif

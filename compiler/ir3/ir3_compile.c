@@ -114,33 +114,3 @@ legalize:
 		ir3_disasm(&out->disasm, ir);
 	return 0;
 }
-
-void ir3_stats_to_result(const struct ir3_stats *s, struct compile_result *r)
-{
-	static const char *const cat_keys[8] = {
-		"cat0", "cat1", "cat2", "cat3", "cat4", "cat5", "cat6", "cat7",
-	};
-#define STAT(k, v) array_push(&r->stats, (struct stat_value){ .key = (k), .value = (int64_t)(v) })
-	STAT("inst", s->inst);
-	STAT("nops", s->nops);
-	STAT("non_nops", s->inst - s->nops);
-	STAT("mov", s->mov);
-	STAT("cov", s->cov);
-	STAT("dwords", s->dwords);
-	STAT("last_baryf", s->last_baryf);
-	STAT("last_helper", s->last_helper);
-	STAT("half", s->half);
-	STAT("full", s->full);
-	STAT("constlen", s->constlen);
-	for (int c = 0; c < 8; c++)
-		STAT(cat_keys[c], s->cat[c]);
-	STAT("stp", s->stp);
-	STAT("ldp", s->ldp);
-	STAT("sstall", s->sstall);
-	STAT("ss", s->ss);
-	STAT("systall", s->systall);
-	STAT("sy", s->sy);
-	STAT("waves", s->waves);
-	STAT("loops", s->loops);
-#undef STAT
-}

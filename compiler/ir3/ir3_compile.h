@@ -18,7 +18,7 @@ struct ir3_compile_options {
 };
 
 struct ir3_compile_output {
-	struct ir3_stats stats;
+	struct stat_values stats;	/* by ID (stats/stats.def) */
 	struct strbuf disasm;
 	struct strbuf dump;
 	struct strbuf error;		/* why the compile failed */
@@ -36,8 +36,5 @@ void ir3_compile_output_release(struct ir3_compile_output *out);
  */
 int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 			const struct ir3_compile_options *o, struct ir3_compile_output *out);
-
-/* The statistics as result key/values ("inst", "nops", …, compile.h). */
-void ir3_stats_to_result(const struct ir3_stats *s, struct compile_result *r);
 
 #endif

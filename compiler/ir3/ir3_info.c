@@ -101,7 +101,16 @@ struct soft {
 	unsigned sfu, mem;
 };
 
-void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct ir3_stats *s)
+/* What ir3_collect_stats() counts, as Mesa's struct ir3_info holds it. */
+struct counts {
+	unsigned inst, nops, mov, cov, dwords, last_baryf, last_helper;
+	unsigned half, full, constlen;
+	unsigned cat[8];
+	unsigned stp, ldp, sstall, ss, systall, sy, waves, loops;
+	unsigned preamble_inst;
+};
+
+static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 {
 	const struct ir3_info *t = ir->target;
 	struct footprint fp = { .max_reg = -1, .max_half_reg = -1, .merged = t->mergedregs };
@@ -225,13 +234,41 @@ void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct ir3_stats *s
 	s->half = (unsigned)(fp.max_half_reg + 1);
 	s->constlen = calc_constlen(ir);
 	s->loops = loop_count(ir);
-	s->branchstack = branchstack;
 
 	unsigned regs = (unsigned)(fp.max_reg + 1) + (t->gen >= 6 ? (unsigned)(fp.max_half_reg + 2) / 2 : 0);
 	struct ir3_occupancy occ;
 	ir3_occupancy_init(&occ, ir, branchstack);
-	s->double_threadsize = ir3_should_double_threadsize(&occ, regs);
-	unsigned indep = ir3_reg_independent_max_waves(&occ, s->double_threadsize);
-	unsigned dep = ir3_reg_dependent_max_waves(&occ, regs, s->double_threadsize);
+	bool double_threadsize = ir3_should_double_threadsize(&occ, regs);
+	unsigned indep = ir3_reg_independent_max_waves(&occ, double_threadsize);
+	unsigned dep = ir3_reg_dependent_max_waves(&occ, regs, double_threadsize);
 	s->waves = indep < dep ? indep : dep;
+}
+
+void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct stat_values *v)
+{
+	struct counts c;
+	count(ir, branchstack, &c);
+	memset(v, 0, sizeof(*v));
+	stat_set(v, STAT_INST, c.inst);
+	stat_set(v, STAT_NOPS, c.nops);
+	stat_set(v, STAT_NON_NOPS, c.inst - c.nops);
+	stat_set(v, STAT_MOV, c.mov);
+	stat_set(v, STAT_COV, c.cov);
+	stat_set(v, STAT_DWORDS, c.dwords);
+	stat_set(v, STAT_LAST_BARYF, c.last_baryf);
+	stat_set(v, STAT_LAST_HELPER, c.last_helper);
+	stat_set(v, STAT_HALF, c.half);
+	stat_set(v, STAT_FULL, c.full);
+	stat_set(v, STAT_CONSTLEN, c.constlen);
+	_Static_assert(STAT_CAT7 == STAT_CAT0 + 7, "the cat rows are adjacent");
+	for (unsigned k = 0; k < 8; k++)
+		stat_set(v, STAT_CAT0 + k, c.cat[k]);
+	stat_set(v, STAT_STP, c.stp);
+	stat_set(v, STAT_LDP, c.ldp);
+	stat_set(v, STAT_SSTALL, c.sstall);
+	stat_set(v, STAT_SS, c.ss);
+	stat_set(v, STAT_SYSTALL, c.systall);
+	stat_set(v, STAT_SY, c.sy);
+	stat_set(v, STAT_WAVES, c.waves);
+	stat_set(v, STAT_LOOPS, c.loops);
 }

@@ -7,6 +7,7 @@
 #define SHDB_IR3_PASSES_H
 
 #include "compiler/ir3/ir3.h"
+#include "stats/stat.h"
 
 /* ir3_cp.c, ir3_cse.c, ir3_dce.c: run together until none progresses */
 bool ir3_opt_cp(struct ir3 *ir);
@@ -48,18 +49,9 @@ unsigned ir3_delayslots(const struct ir3_info *t, const struct ir3_instruction *
 unsigned ir3_soft_ss_delay(const struct ir3_instruction *i);
 unsigned ir3_soft_sy_delay(const struct ir3_instruction *i, enum shader_stage stage);
 
-/* ir3_info.c: the statistics of Mesa's shader-db line (targets.md §1.9) */
-struct ir3_stats {
-	unsigned inst, nops, mov, cov, dwords, last_baryf, last_helper;
-	unsigned half, full, constlen;
-	unsigned cat[8];
-	unsigned stp, ldp, sstall, ss, systall, sy, waves, loops;
-	unsigned preamble_inst;
-	unsigned branchstack;
-	bool double_threadsize;
-};
-
-void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct ir3_stats *s);
+/* ir3_info.c: the statistics of Mesa's shader-db line (targets.md §1.9),
+ * by their IDs in the statistics table (stats/stats.def) */
+void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct stat_values *s);
 
 /* ir3_disasm.c: the program in ir3's assembly syntax */
 void ir3_disasm(struct strbuf *sb, struct ir3 *ir);

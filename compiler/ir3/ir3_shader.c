@@ -171,7 +171,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 			target_error(out, name, r, RESULT_ERROR, mo.error.buf);
 			ret = -1;
 		} else {
-			ir3_stats_to_result(&mo.stats, r);
+			result_add_stats(r, &mo.stats);
 			if (o->want_disasm)
 				r->disasm = xstrdup(mo.disasm.buf);
 		}

@@ -37,8 +37,8 @@ int main(void)
 		tap_diag("%s", out.error.buf);
 	ok(strstr(out.disasm.buf, "(ei)") && strstr(out.disasm.buf, "sam (f32)(x)"),
 	   "the disassembly has the last bary.f (ei) and a one-component sam");
-	is_int(out.stats.cat[5], 1, "one texture instruction");
-	is_int(out.stats.constlen, 4, "constlen: two declared vec4, aligned to 4");
+	is_int(out.stats.value[STAT_CAT5], 1, "one texture instruction");
+	is_int(out.stats.value[STAT_CONSTLEN], 4, "constlen: two declared vec4, aligned to 4");
 	ir3_compile_output_release(&out);
 	arena_release(&arena);
 	return done_testing();

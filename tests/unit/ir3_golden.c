@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cli/record.h"
 #include "compiler/ir3/ir3_compile.h"
 #include "compiler/target.h"
 #include "compiler/util/error.h"
@@ -36,16 +37,15 @@ static void find_test_dir(void)
 		snprintf(test_dir, sizeof(test_dir), "tests/ir3");
 }
 
-static void stats_line(struct strbuf *sb, const struct ir3_stats *s)
+/* Mesa's statistics line, as `shdb compile --shaderdb` writes it. */
+static void stats_line(struct strbuf *sb, const struct stat_values *v)
 {
-	strbuf_addf(sb, "; %u inst, %u nops, %u non-nops, %u mov, %u cov, %u dwords, "
-		    "%u last-baryf, %u last-helper, %u half, %u full, %u constlen, ",
-		    s->inst, s->nops, s->inst - s->nops, s->mov, s->cov, s->dwords, s->last_baryf,
-		    s->last_helper, s->half, s->full, s->constlen);
-	for (int c = 0; c < 8; c++)
-		strbuf_addf(sb, "%u cat%d, ", s->cat[c], c);
-	strbuf_addf(sb, "%u stp, %u ldp, %u sstall, %u (ss), %u systall, %u (sy), %u waves, %u loops\n",
-		    s->stp, s->ldp, s->sstall, s->ss, s->systall, s->sy, s->waves, s->loops);
+	struct compile_result r = { 0 };
+	result_add_stats(&r, v);
+	strbuf_addstr(sb, "; ");
+	record_append_mesa_stats(sb, &r);
+	strbuf_addch(sb, '\n');
+	array_free(&r.stats);
 }
 
 /* The output for one target; false when it failed unexpectedly.  An

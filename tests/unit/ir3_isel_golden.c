@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/cli/record.h"
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "compiler/util/error.h"
@@ -35,30 +36,10 @@ static void find_test_dir(void)
 		snprintf(test_dir, sizeof(test_dir), "tests/isel");
 }
 
-/* Mesa's shader-db fields, in its order, with its names (compiler/cli/record.c). */
-static const struct {
-	const char *key, *mesa;
-} line_keys[] = {
-	{ "inst", "inst" }, { "nops", "nops" }, { "non_nops", "non-nops" }, { "mov", "mov" },
-	{ "cov", "cov" }, { "dwords", "dwords" }, { "last_baryf", "last-baryf" },
-	{ "last_helper", "last-helper" }, { "half", "half" }, { "full", "full" },
-	{ "constlen", "constlen" }, { "cat0", "cat0" }, { "cat1", "cat1" }, { "cat2", "cat2" },
-	{ "cat3", "cat3" }, { "cat4", "cat4" }, { "cat5", "cat5" }, { "cat6", "cat6" },
-	{ "cat7", "cat7" }, { "stp", "stp" }, { "ldp", "ldp" }, { "sstall", "sstall" },
-	{ "ss", "(ss)" }, { "systall", "systall" }, { "sy", "(sy)" }, { "waves", "waves" },
-	{ "loops", "loops" },
-};
-
 static void stats_line(struct strbuf *sb, const struct compile_result *r)
 {
-	const char *sep = "; ";
-	for (size_t k = 0; k < sizeof(line_keys) / sizeof(line_keys[0]); k++)
-		for (size_t j = 0; j < r->stats.len; j++)
-			if (!strcmp(r->stats.data[j].key, line_keys[k].key)) {
-				strbuf_addf(sb, "%s%lld %s", sep, (long long)r->stats.data[j].value,
-					    line_keys[k].mesa);
-				sep = ", ";
-			}
+	strbuf_addstr(sb, "; ");
+	record_append_mesa_stats(sb, r);
 	strbuf_addch(sb, '\n');
 }
 
