@@ -115,4 +115,25 @@ test_expect 'the default pipeline of a SPIR-V input starts with lower_vars_to_ss
 	grep -q "@store_local" raw
 '
 
+# An ubershader's shape: a switch of 300 cases, each breaking from inside an
+# if, in a loop, around calls that return early from nested loops.
+gen_ubershader() {
+	echo "#version 450"
+	echo "layout(location = 0) flat in int sel;"
+	echo "layout(location = 1) in float v;"
+	echo "layout(location = 0) out vec4 color;"
+	echo "float f(float x) { for (int i = 0; i < 3; i++) { for (int j = 0; j < 3; j++) { if (x > float(i + j)) return float(j); } if (x < 0.0) return -x; } return x; }"
+	echo "void main() { color = vec4(0.0); for (int it = 0; it < 2; it++) { switch (sel + it) {"
+	for i in $(seq 0 299); do
+		echo "case $i: if (v > $i.5) break; if (v < -$i.0) { color.x += f(v); break; } color.y += f(v * $i.0); break;"
+	done
+	echo "default: break; } } }"
+}
+
+test_expect 'hundreds of early exits in one shader: no fixed limit' '
+	gen_ubershader >uber.frag &&
+	$SHDB compile --validate-ir uber.frag >out 2>err &&
+	grep -q "uber.frag: fragment: ok" out
+'
+
 test_done

@@ -39,9 +39,6 @@
 
 #include "compiler/spirv/spirv_private.h"
 
-#define MAX_ESCAPES 8
-#define MAX_GUARDS 64
-
 struct frame {
 	struct spv_func *f;
 	bool entry;
@@ -71,6 +68,13 @@ struct escape {
 	struct loopctx *broke;		/* the loop it left by `break`, or NULL */
 };
 
+/* A list of escapes, in the reader's arena (an error longjmps out): as many
+ * as the shader has, no fixed limit. */
+struct escapes {
+	struct escape *v;
+	unsigned n, cap;
+};
+
 struct cf_region {
 	struct cf_region *parent;
 	enum region_kind kind;
@@ -79,10 +83,9 @@ struct cf_region {
 	struct loopctx *loop;		/* R_LOOP, R_CONT */
 	struct switchctx *sw;		/* R_CASE */
 	bool last_in_chain;		/* R_CASE: a break at its top level is natural */
-	struct escape esc[MAX_ESCAPES];
-	unsigned num_esc;
-	struct cf_if *guards[MAX_GUARDS];
-	unsigned num_guards;
+	struct escapes esc;		/* distinct (flag, broke) pairs leaving it */
+	struct cf_if **guards;		/* the `if (!flag)` around its rest, open */
+	unsigned num_guards, cap_guards;
 };
 
 enum tgt {
@@ -144,14 +147,29 @@ static struct ssa_def *read_flag(struct spv *r, int flag)
 
 /* ---- escapes ---- */
 
+/* Add e to the list unless it holds one with its flag and loop already. */
+static void escapes_add(struct spv *r, struct escapes *l, struct escape e)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (l->v[i].flag == e.flag && l->v[i].broke == e.broke)
+			return;
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? 2 * l->cap : 4;
+		l->v = arena_realloc(&r->arena, l->v, l->cap * sizeof(*l->v), cap * sizeof(*l->v));
+		l->cap = cap;
+	}
+	l->v[l->n++] = e;
+}
+
+static void escapes_add_all(struct spv *r, struct escapes *to, const struct escapes *from)
+{
+	for (unsigned i = 0; i < from->n; i++)
+		escapes_add(r, to, from->v[i]);
+}
+
 static void add_escape(struct spv *r, struct cf_region *R, struct escape e)
 {
-	for (unsigned i = 0; i < R->num_esc; i++)
-		if (R->esc[i].flag == e.flag && R->esc[i].broke == e.broke)
-			return;
-	if (R->num_esc == MAX_ESCAPES)
-		spv_unsupported(r, "more than %u nested early exits", MAX_ESCAPES);
-	R->esc[R->num_esc++] = e;
+	escapes_add(r, &R->esc, e);
 }
 
 /* The innermost loop between R and the construct `target` (a frame or a
@@ -167,16 +185,21 @@ static struct loopctx *loop_between(struct cf_region *R, void *target)
 	return NULL;
 }
 
-static void open_guard(struct spv *r, struct cf_region *R, const struct escape *list,
-		       unsigned n)
+static void open_guard(struct spv *r, struct cf_region *R, const struct escapes *list)
 {
 	struct ssa_def *any = NULL;
-	for (unsigned i = 0; i < n; i++) {
-		struct ssa_def *f = read_flag(r, list[i].flag);
+	for (unsigned i = 0; i < list->n; i++) {
+		struct ssa_def *f = read_flag(r, list->v[i].flag);
 		any = any ? b_ior(&r->b, any, f) : f;
 	}
-	if (R->num_guards == MAX_GUARDS || r->depth + 1 > SPV_MAX_NESTING)
-		spv_unsupported(r, "control flow nested too deeply");
+	if (r->depth + 1 > SPV_MAX_NESTING)
+		spv_unsupported(r, "control flow nested more than %u deep", SPV_MAX_NESTING);
+	if (R->num_guards == R->cap_guards) {
+		unsigned cap = R->cap_guards ? 2 * R->cap_guards : 4;
+		R->guards = arena_realloc(&r->arena, R->guards, R->cap_guards * sizeof(*R->guards),
+					  cap * sizeof(*R->guards));
+		R->cap_guards = cap;
+	}
 	r->depth++;
 	R->guards[R->num_guards++] = b_push_if(&r->b, b_inot(&r->b, any));
 }
@@ -187,13 +210,12 @@ static void open_guard(struct spv *r, struct cf_region *R, const struct escape *
  * leave the next loop too, or make the rest of R conditional; flag-only
  * ones make the rest of R conditional.
  */
-static void absorb(struct spv *r, struct cf_region *R, struct escape *list, unsigned n,
+static void absorb(struct spv *r, struct cf_region *R, const struct escapes *list,
 		   struct loopctx *closed)
 {
-	struct escape guard[MAX_ESCAPES];
-	unsigned ng = 0;
-	for (unsigned i = 0; i < n; i++) {
-		struct escape e = list[i];
+	struct escapes guard = { 0 };
+	for (unsigned i = 0; i < list->n; i++) {
+		struct escape e = list->v[i];
 		if (e.broke && e.broke != closed) {
 			add_escape(r, R, e);	/* already out of a loop around R */
 			continue;
@@ -208,11 +230,11 @@ static void absorb(struct spv *r, struct cf_region *R, struct escape *list, unsi
 		} else {
 			e.broke = NULL;
 			add_escape(r, R, e);
-			guard[ng++] = e;
+			escapes_add(r, &guard, e);
 		}
 	}
-	if (ng)
-		open_guard(r, R, guard, ng);
+	if (guard.n)
+		open_guard(r, R, &guard);
 }
 
 static void close_guards(struct spv *r, struct cf_region *R)
@@ -354,7 +376,7 @@ static void emit_continue(struct spv *r, struct cf_region *R)
 		child(&C, R, R_CONT, L->header);
 		C.loop = L;
 		falls = emit_region(r, &C, L->cont);
-		absorb(r, R, C.esc, C.num_esc, NULL);
+		absorb(r, R, &C.esc, NULL);
 	}
 	if (falls)
 		b_continue(&r->b);
@@ -453,15 +475,10 @@ static bool emit_if(struct spv *r, struct cf_region *R, struct ssa_def *cond, ui
 	bool ff = emit_region(r, &F, f);
 	b_pop_if(&r->b, nif);
 	r->depth--;
-	struct escape all[2 * MAX_ESCAPES];
-	unsigned n = 0;
-	for (unsigned i = 0; i < T.num_esc; i++)
-		all[n++] = T.esc[i];
-	for (unsigned i = 0; i < F.num_esc; i++)
-		all[n++] = F.esc[i];
-	if (n > MAX_ESCAPES)
-		spv_unsupported(r, "more than %u nested early exits", MAX_ESCAPES);
-	absorb(r, R, all, n, NULL);
+	struct escapes all = { 0 };
+	escapes_add_all(r, &all, &T.esc);
+	escapes_add_all(r, &all, &F.esc);
+	absorb(r, R, &all, NULL);
 	return ft || ff;
 }
 
@@ -497,13 +514,10 @@ static uint32_t branch_no_merge(struct spv *r, struct cf_region *R, struct ssa_d
 		clone_region(&F, R);
 		bool ff = jump(r, &F, cf);
 		b_pop_if(b, nif);
-		struct escape all[2 * MAX_ESCAPES];
-		unsigned n = 0;
-		for (unsigned i = 0; i < T.num_esc; i++)
-			all[n++] = T.esc[i];
-		for (unsigned i = 0; i < F.num_esc; i++)
-			all[n++] = F.esc[i];
-		absorb(r, R, all, n, NULL);
+		struct escapes all = { 0 };
+		escapes_add_all(r, &all, &T.esc);
+		escapes_add_all(r, &all, &F.esc);
+		absorb(r, R, &all, NULL);
 		*falls = ft || ff;
 		return 0;
 	}
@@ -519,7 +533,7 @@ static uint32_t branch_no_merge(struct spv *r, struct cf_region *R, struct ssa_d
 		clone_region(&J, R);
 		jump(r, &J, lt);
 		b_pop_if(b, nif);
-		absorb(r, R, J.esc, J.num_esc, NULL);
+		absorb(r, R, &J.esc, NULL);
 		return other;
 	}
 	/* the rest of the region runs in the other branch */
@@ -541,16 +555,8 @@ static uint32_t branch_no_merge(struct spv *r, struct cf_region *R, struct ssa_d
 	}
 	b_pop_if(b, nif);
 	r->depth--;
-	struct escape all[2 * MAX_ESCAPES];
-	unsigned n = 0;
-	for (unsigned i = 0; i < J.num_esc; i++)
-		all[n++] = J.esc[i];
-	for (unsigned i = 0; i < rest.num_esc; i++)
-		all[n++] = rest.esc[i];
-	if (n > MAX_ESCAPES)
-		spv_unsupported(r, "more than %u nested early exits", MAX_ESCAPES);
-	for (unsigned i = 0; i < n; i++)
-		add_escape(r, R, all[i]);
+	escapes_add_all(r, &R->esc, &J.esc);
+	escapes_add_all(r, &R->esc, &rest.esc);
 	*falls = fj || fr;
 	return 0;
 }
@@ -648,18 +654,14 @@ static struct ssa_def *case_cond(struct spv *r, struct ssa_def *sel, const struc
 }
 
 static bool emit_case(struct spv *r, struct cf_region *R, struct switchctx *sw, uint32_t label,
-		      bool last, struct escape *esc, unsigned *nesc)
+		      bool last, struct escapes *esc)
 {
 	struct cf_region C;
 	child(&C, R, R_CASE, 0);
 	C.sw = sw;
 	C.last_in_chain = last;
 	bool falls = label == sw->merge || emit_region(r, &C, label);
-	for (unsigned i = 0; i < C.num_esc; i++) {
-		if (*nesc == MAX_ESCAPES)
-			spv_unsupported(r, "more than %u nested early exits", MAX_ESCAPES);
-		esc[(*nesc)++] = C.esc[i];
-	}
+	escapes_add_all(r, esc, &C.esc);
 	return falls;
 }
 
@@ -668,7 +670,7 @@ static bool emit_case(struct spv *r, struct cf_region *R, struct switchctx *sw, 
  * and no case of the chain). */
 static bool emit_chain(struct spv *r, struct cf_region *R, struct switchctx *sw,
 		       struct ssa_def *sel, struct case_info **chain, unsigned n,
-		       struct escape *esc, unsigned *nesc)
+		       struct escapes *esc)
 {
 	struct cf_region G;
 	bool falls = false;
@@ -696,26 +698,20 @@ static bool emit_chain(struct spv *r, struct cf_region *R, struct switchctx *sw,
 			}
 			nif = b_push_if(&r->b, cond);
 		}
-		struct escape e[MAX_ESCAPES];
-		unsigned ne = 0;
-		bool f = emit_case(r, &G, sw, chain[j]->label, j + 1 == n, e, &ne);
+		struct escapes e = { 0 };
+		bool f = emit_case(r, &G, sw, chain[j]->label, j + 1 == n, &e);
 		if (nif)
 			b_pop_if(&r->b, nif);
 		if (j + 1 == n) {
 			falls = f;
-			for (unsigned i = 0; i < ne; i++)
-				add_escape(r, &G, e[i]);	/* nothing follows to guard */
+			escapes_add_all(r, &G.esc, &e);	/* nothing follows to guard */
 		} else {
-			absorb(r, &G, e, ne, NULL);
+			absorb(r, &G, &e, NULL);
 		}
 	}
 	close_guards(r, &G);
-	for (unsigned i = 0; i < G.num_esc; i++) {
-		if (*nesc == MAX_ESCAPES)
-			spv_unsupported(r, "more than %u nested early exits", MAX_ESCAPES);
-		esc[(*nesc)++] = G.esc[i];
-	}
-	return falls || G.num_esc;
+	escapes_add_all(r, esc, &G.esc);
+	return falls || G.esc.n;
 }
 
 static uint32_t emit_switch(struct spv *r, struct cf_region *R, struct spv_block *blk)
@@ -811,8 +807,8 @@ static uint32_t emit_switch(struct spv *r, struct cf_region *R, struct spv_block
 		}
 	}
 	/* if (chain 0) { … } else if (chain 1) { … } … else { default chain } */
-	struct escape esc[MAX_ESCAPES];
-	unsigned nesc = 0, npushed = 0;
+	struct escapes esc = { 0 };
+	unsigned npushed = 0;
 	bool falls = false;
 	struct cf_if **ifs = arena_array(&r->arena, struct cf_if *, nchains + 1);
 	if (r->depth + nchains > SPV_MAX_NESTING)
@@ -831,7 +827,7 @@ static uint32_t emit_switch(struct spv *r, struct cf_region *R, struct spv_block
 			ifs[npushed++] = b_push_if(&r->b, cond);
 			r->depth++;
 		}
-		falls |= emit_chain(r, R, sw, sel, chain, lens[c], esc, &nesc);
+		falls |= emit_chain(r, R, sw, sel, chain, lens[c], &esc);
 		if (!dflt)
 			b_push_else(&r->b, ifs[npushed - 1]);
 		else
@@ -850,12 +846,11 @@ static uint32_t emit_switch(struct spv *r, struct cf_region *R, struct spv_block
 		set_flag(r, sw->brk_flag, false);
 		falls = true;
 	}
-	struct escape rest[MAX_ESCAPES];
-	unsigned nrest = 0;
-	for (unsigned i = 0; i < nesc; i++)
-		if (esc[i].target != sw)
-			rest[nrest++] = esc[i];
-	absorb(r, R, rest, nrest, NULL);
+	struct escapes rest = { 0 };
+	for (unsigned i = 0; i < esc.n; i++)
+		if (esc.v[i].target != sw)
+			escapes_add(r, &rest, esc.v[i]);
+	absorb(r, R, &rest, NULL);
 	return falls ? sw->merge : 0;
 }
 
@@ -893,12 +888,11 @@ static uint32_t emit_loop(struct spv *r, struct cf_region *R, struct spv_block *
 		child(&C, R, R_CONT, L->header);
 		C.loop = L;
 		emit_region(r, &C, L->cont);
-		for (unsigned i = 0; i < C.num_esc; i++)
-			add_escape(r, &B, C.esc[i]);
+		escapes_add_all(r, &B.esc, &C.esc);
 	}
 	b_pop_loop(&r->b, L->loop);
 	r->depth--;
-	absorb(r, R, B.esc, B.num_esc, L);
+	absorb(r, R, &B.esc, L);
 	return L->merge;
 }
 
