@@ -136,4 +136,27 @@ test_expect 'hundreds of early exits in one shader: no fixed limit' '
 	grep -q "uber.frag: fragment: ok" out
 '
 
+# issue 19: GCC 12's object-size check misjudged the table lookup of OpAny/OpAll
+# and stopped the sanitizer build (make SANITIZE=1 check runs this with it)
+test_expect 'all() and any() of vectors of 2, 3 and 4 components compile' '
+	cat >x.frag <<-\EOT &&
+	#version 450
+	layout(location = 0) in vec2 a;
+	layout(location = 0) out vec4 o;
+	void main() { o = all(greaterThan(a, vec2(0.5))) ? vec4(1.0) : vec4(0.0); }
+	EOT
+	$SHDB compile -t a630 x.frag >out &&
+	cat >y.frag <<-\EOT &&
+	#version 450
+	layout(location = 0) in vec4 a;
+	layout(location = 0) out vec4 o;
+	void main() {
+		o = vec4(all(lessThan(a.xyz, vec3(0.5))), any(greaterThan(a, vec4(0.5))),
+			 any(equal(a.xy, a.zw)), all(notEqual(a, a.wzyx)));
+	}
+	EOT
+	$SHDB compile -t a630 --stats y.frag >out &&
+	grep -q "\"status\":\"ok\"" out
+'
+
 test_done

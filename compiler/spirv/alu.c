@@ -412,17 +412,22 @@ static struct ssa_def *intel_op(struct spv *r, uint32_t op)
 
 /* ---- the rest ---- */
 
+/* any(v) is v != false, all(v) is v == true, compared as vectors.  (One
+ * table indexed twice: GCC 12's -fsanitize=object-size misjudged the bounds
+ * of `(all ? alls : anys)[i]` and aborted the sanitizer build.) */
 static struct ssa_def *any_all(struct spv *r, struct ssa_def *v, bool all)
 {
-	static const enum alu_op anys[] = { OP_bany_inequal2, OP_bany_inequal3, OP_bany_inequal4 };
-	static const enum alu_op alls[] = { OP_ball_iequal2, OP_ball_iequal3, OP_ball_iequal4 };
+	static const enum alu_op ops[2][3] = {
+		{ OP_bany_inequal2, OP_bany_inequal3, OP_bany_inequal4 },
+		{ OP_ball_iequal2, OP_ball_iequal3, OP_ball_iequal4 },
+	};
 	if (v->num_components == 1)
 		return v;
-	if (v->num_components > 4)
+	if (v->num_components < 2 || v->num_components > 4)
 		spv_fail(r, "OpAny/OpAll of %u components", v->num_components);
 	uint64_t c[4] = { all, all, all, all };
 	struct ssa_def *k = spv_imm(r, v->num_components, 1, c);
-	return b_alu(&r->b, (all ? alls : anys)[v->num_components - 2], v, k, NULL, NULL);
+	return b_alu(&r->b, ops[all][v->num_components - 2], v, k, NULL, NULL);
 }
 
 /* A shift count or bitfield operand as the 32-bit value IR ops take. */
