@@ -812,7 +812,86 @@ static void remove_list_contents(struct list *list)
 		remove_node_contents(n);
 }
 
-void cf_remove(struct cf_node *node)
+/* Whether `a` holds fewer instructions than `b`, in O(min) steps. */
+static bool fewer_instrs(struct block *a, struct block *b)
+{
+	struct list_node *x = a->instrs.head.next, *y = b->instrs.head.next;
+	for (; !list_is_head(&a->instrs, x); x = x->next, y = y->next)
+		if (list_is_head(&b->instrs, y))
+			return false;
+	return !list_is_head(&b->instrs, y);
+}
+
+/* The blocks control reaches from `b` by the structure alone (link_list's
+ * rule for one block); the CFG may be stale.  Returns how many. */
+static unsigned structural_succs(struct block *b, struct block *succ[2])
+{
+	struct jump_instr *j = block_jump(b);
+	struct cf_node *next = cf_node_next(&b->cf), *parent = b->cf.parent;
+	if (j && j->type == JUMP_return)
+		return succ[0] = b->fn->end_block, 1;
+	if (j) {
+		struct cf_loop *loop = cf_node_enclosing_loop(&b->cf);
+		succ[0] = j->type == JUMP_continue ? cf_loop_header(loop)
+			  : cf_as_block(cf_node_next(&loop->cf));
+		return 1;
+	}
+	if (next && next->type == CF_IF) {
+		succ[0] = cf_if_then_block(cf_as_if(next));
+		succ[1] = cf_if_else_block(cf_as_if(next));
+		return 2;
+	}
+	if (next)
+		return succ[0] = cf_loop_header(cf_as_loop(next)), 1;
+	if (parent->type == CF_IF)
+		return succ[0] = cf_as_block(cf_node_next(parent)), 1;
+	if (parent->type == CF_LOOP)
+		return succ[0] = cf_loop_header(cf_as_loop(parent)), 1;
+	return succ[0] = b->fn->end_block, 1;
+}
+
+/*
+ * Merge two blocks that become adjacent when the node between them goes:
+ * the smaller one's instructions move, so a list of many ifs removed one
+ * after the other costs what their instructions do, not its square.  When
+ * `next` is merged into `prev`, the phis of next's successors name prev as
+ * their predecessor instead (as Mesa's stitch_blocks does).  Returns the
+ * block that stays.
+ */
+static struct block *merge_blocks(struct block *prev, struct block *next)
+{
+	if (fewer_instrs(prev, next)) {
+		list_for_each_entry_rev_safe(struct instr, i, &prev->instrs, link) {
+			list_del(&i->link);
+			list_add_head(&next->instrs, &i->link);
+			i->block = next;
+		}
+		list_del(&prev->cf.link);
+		return next;
+	}
+	struct block *succ[2];
+	unsigned n = structural_succs(next, succ);
+	for (unsigned k = 0; k < n; k++) {
+		if (!succ[k] || (k && succ[k] == succ[0]))
+			continue;
+		foreach_instr(i, succ[k]) {
+			if (i->type != INSTR_phi)
+				break;
+			foreach_phi_src(ps, instr_as_phi(i))
+				if (ps->pred == next)
+					ps->pred = prev;
+		}
+	}
+	foreach_instr_safe(i, next) {
+		list_del(&i->link);
+		list_add_tail(&prev->instrs, &i->link);
+		i->block = prev;
+	}
+	list_del(&next->cf.link);
+	return prev;
+}
+
+struct block *cf_remove(struct cf_node *node)
 {
 	if (node->type == CF_BLOCK || node->type == CF_FUNCTION)
 		BUG("cf_remove takes an if or a loop");
@@ -824,15 +903,8 @@ void cf_remove(struct cf_node *node)
 
 	remove_node_contents(node);
 	list_del(&node->link);
-	/* merge: prev's instructions go to the front of next, which stays */
-	while (block_last_instr(prev)) {
-		struct instr *i = block_last_instr(prev);
-		list_del(&i->link);
-		list_add_head(&next->instrs, &i->link);
-		i->block = next;
-	}
-	list_del(&prev->cf.link);
-	function_cfg_stale(next->fn);
+	function_cfg_stale(prev->fn);
+	return merge_blocks(prev, next);
 }
 
 /* ---- navigation ---- */

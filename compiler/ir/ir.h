@@ -1001,8 +1001,9 @@ static inline struct cf_node *cf_node_of(struct list_node *n)
 struct cf_if *cf_insert_if(struct cursor c, struct ssa_def *condition);
 struct cf_loop *cf_insert_loop(struct cursor c);
 /* Remove an if or a loop and everything in it; the blocks before and after
- * it merge.  The block after must have no phis. */
-void cf_remove(struct cf_node *node);
+ * it merge into one of the two, which is returned (the other is gone: the
+ * smaller one's instructions move).  The block after must have no phis. */
+struct block *cf_remove(struct cf_node *node);
 
 /* Low-level construction for parsers and clone: append to a CF list
  * (`parent` is the if, loop or function owning the list). */

@@ -269,7 +269,7 @@ static void prepare_list(struct unroll *u, struct list *list)
 	}
 }
 
-static void unroll(struct cf_loop *loop)
+static struct block *unroll(struct cf_loop *loop)
 {
 	struct block *before = cf_as_block(cf_node_prev(&loop->cf));
 	struct block *exit = cf_as_block(cf_node_next(&loop->cf));
@@ -326,10 +326,11 @@ static void unroll(struct cf_loop *loop)
 		instr_remove(i);
 	}
 	rewrite_outside_uses(&u, &loop->body);
-	cf_remove(&loop->cf);
+	struct block *merged = cf_remove(&loop->cf);
 	array_free(&u.fixups);
 	free(u.inside);
 	free(u.bmap);
+	return merged;
 }
 
 /* Whether `list` holds a loop at any depth. */
@@ -387,7 +388,8 @@ static bool unroll_list(struct list *list)
 			if (unroll_list(&loop->body)) {
 				progress = true;
 			} else if (can_unroll(loop)) {
-				unroll(loop);
+				/* the blocks around the loop merged into one */
+				next = cf_node_next(&unroll(loop)->cf);
 				progress = true;
 			}
 		}

@@ -40,14 +40,16 @@ static int branch_cost(struct list *list)
 	return cost;
 }
 
-static bool select_if(struct cf_if *nif, unsigned limit)
+/* Flatten `nif` into selects; returns the block that takes its place, or
+ * NULL when it stays. */
+static struct block *select_if(struct cf_if *nif, unsigned limit)
 {
 	if (nif->hint == IF_HINT_dont_flatten)
-		return false;
+		return NULL;
 	int then_cost = branch_cost(&nif->then_list), else_cost = branch_cost(&nif->else_list);
 	if (then_cost < 0 || else_cost < 0 ||
 	    (nif->hint != IF_HINT_flatten && (unsigned)(then_cost + else_cost) > limit))
-		return false;
+		return NULL;
 
 	struct block *prev = cf_as_block(cf_node_prev(&nif->cf));
 	struct block *next = cf_as_block(cf_node_next(&nif->cf));
@@ -66,8 +68,7 @@ static bool select_if(struct cf_if *nif, unsigned limit)
 		ssa_def_rewrite_uses(&phi->def, sel);
 		instr_remove(i);
 	}
-	cf_remove(&nif->cf);
-	return true;
+	return cf_remove(&nif->cf);
 }
 
 static bool select_list(struct list *list, unsigned limit)
@@ -85,12 +86,11 @@ static bool select_list(struct list *list, unsigned limit)
 	/* innermost first: a flattened if may make its parent flat */
 	for (struct list_node *p = list->head.next; p != &list->head;) {
 		struct cf_node *n = cf_node_of(p);
-		p = p->next;
-		if (n->type == CF_IF && select_if(cf_as_if(n), limit)) {
-			progress = true;
-			/* the if is gone and its neighbours merged: start over */
-			p = list->head.next;
-		}
+		struct block *merged = n->type == CF_IF ? select_if(cf_as_if(n), limit) : NULL;
+		/* the if is gone and its neighbours merged: go on after them
+		 * (the ifs before are as they were) */
+		p = merged ? merged->cf.link.next : p->next;
+		progress |= merged != NULL;
 	}
 	return progress;
 }

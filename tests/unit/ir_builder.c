@@ -224,6 +224,108 @@ static void test_cf_remove_and_split(void)
 	shader_free(s);
 }
 
+/* An if whose block before is the larger: the block after merges into it,
+ * and the phis of its successor (the outer if's join, then a loop header)
+ * name the merged block as their predecessor. */
+static const char *const merge_into_prev[] = {
+	"shader fragment\n"
+	"input 0 32x4 location=0 smooth name=\"v\"\n"
+	"output 0 32x4 location=0\n"
+	"fn main {\n"
+	"block b0:\n"
+	"\t32 %0 = load_const 0\n"
+	"\t32x4 %1 = @load_input %0 base=0 component=0\n"
+	"\t32 %2 = mov %1.x\n"
+	"\t1 %3 = flt %2, %0\n"
+	"\tif %3 {\n"
+	"\tblock b1:\n"
+	"\t\t32 %4 = fadd %2, %2\n"
+	"\t\t32 %5 = fadd %4, %4\n"
+	"\t\t1 %6 = flt %5, %0\n"
+	"\t\tif %6 {\n"
+	"\t\tblock b2:\n"
+	"\t\t} else {\n"
+	"\t\tblock b3:\n"
+	"\t\t}\n"
+	"\tblock b4:\n"
+	"\t\t32 %7 = fmul %5, %5\n"
+	"\t} else {\n"
+	"\tblock b5:\n"
+	"\t}\n"
+	"block b6:\n"
+	"\t32 %8 = phi b4: %7, b5: %0\n"
+	"\t32x4 %9 = vec4 %8, %8, %8, %8\n"
+	"\t@store_output %9, %0 base=0 component=0 write_mask=xyzw\n"
+	"}\n",
+	"shader fragment\n"
+	"input 0 32x4 location=0 smooth name=\"v\"\n"
+	"output 0 32x4 location=0\n"
+	"fn main {\n"
+	"block b0:\n"
+	"\t32 %0 = load_const 0\n"
+	"\t32x4 %1 = @load_input %0 base=0 component=0\n"
+	"\t32 %2 = mov %1.x\n"
+	"\t32 %3 = fadd %2, %2\n"
+	"\t1 %4 = flt %3, %0\n"
+	"\tif %4 {\n"
+	"\tblock b1:\n"
+	"\t} else {\n"
+	"\tblock b2:\n"
+	"\t}\n"
+	"block b3:\n"
+	"\tloop {\n"
+	"\tblock b4:\n"
+	"\t\t32 %5 = phi b3: %3, b7: %9\n"
+	"\t\t32 %6 = load_const 4\n"
+	"\t\t1 %7 = fge %5, %6\n"
+	"\t\tif %7 {\n"
+	"\t\tblock b5:\n"
+	"\t\t\tbreak\n"
+	"\t\t} else {\n"
+	"\t\tblock b6:\n"
+	"\t\t}\n"
+	"\tblock b7:\n"
+	"\t\t32 %9 = fadd %5, %5\n"
+	"\t}\n"
+	"block b8:\n"
+	"\t32x4 %10 = vec4 %5, %5, %5, %5\n"
+	"\t@store_output %10, %0 base=0 component=0 write_mask=xyzw\n"
+	"}\n",
+};
+
+/* The first if found in `list`, depth first. */
+static struct cf_if *first_innermost_if(struct list *list)
+{
+	foreach_cf_node(n, list) {
+		if (n->type != CF_IF)
+			continue;
+		struct cf_if *inner = first_innermost_if(&cf_as_if(n)->then_list);
+		return inner ? inner : cf_as_if(n);
+	}
+	return NULL;
+}
+
+static void test_cf_remove_merges_into_prev(void)
+{
+	for (size_t k = 0; k < sizeof(merge_into_prev) / sizeof(merge_into_prev[0]); k++) {
+		struct diag d = DIAG_INIT;
+		struct shader *s = ir_parse("merge.ir", merge_into_prev[k], strlen(merge_into_prev[k]),
+					    &d);
+		if (!ok(s && ir_validate(s, &d, "merge.ir"), "case %zu parses and validates", k)) {
+			tap_diag("%s", d.text.buf);
+			shader_free(s);
+			diag_release(&d);
+			continue;
+		}
+		struct cf_if *nif = first_innermost_if(&s->fn->body);
+		struct block *prev = cf_as_block(cf_node_prev(&nif->cf));
+		ok(cf_remove(&nif->cf) == prev, "case %zu: the larger block before stays", k);
+		valid(s, "the phis after name it as their predecessor");
+		shader_free(s);
+		diag_release(&d);
+	}
+}
+
 static void test_tex_and_intrinsics(void)
 {
 	struct builder b;
@@ -294,6 +396,7 @@ int main(void)
 	test_if_else_and_phi();
 	test_loop();
 	test_cf_remove_and_split();
+	test_cf_remove_merges_into_prev();
 	test_tex_and_intrinsics();
 	test_metadata();
 	return done_testing();
