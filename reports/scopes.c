@@ -58,7 +58,7 @@ static void subset_run(struct run *dst, const struct run *src, const char *targe
 			.target = { target, strlen(target) },
 			.message = { msg ? msg : "", msg ? strlen(msg) : 0 },
 			.status = (enum record_status)rw->status,
-			.time_us = rw->time_us, .stats = pairs.data, .nstats = pairs.len,
+			.time_us = rw->time_us < 0 ? NAN : rw->time_us, .stats = pairs.data, .nstats = pairs.len,
 			.line = (int)rw->line,
 		};
 		run_add_record(dst, &rec);

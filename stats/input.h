@@ -46,6 +46,7 @@ struct reader {
 
 	ARRAY(struct stat_pair) pairs;	/* scratch: the statistics of one record */
 	ARRAY(struct strbuf) keys;	/* JSONL: the last record's statistic keys */
+	size_t keys_distinct;		/* JSONL: keys[0..this) are known to differ */
 };
 
 #define READER_INIT(diag_, emit_, ctx_) \

@@ -14,6 +14,7 @@
  * give the time; empty cells are missing values; true/false read as 1/0.
  */
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats/input.h"
@@ -33,6 +34,7 @@ struct csv {
 	ARRAY(struct span) fields;	/* of the line being read */
 	struct strbuf path;		/* "Database/Pipeline hash" */
 	int header_line;		/* 0 before the first header */
+	bool header_bad;		/* its rows are skipped: its error says why */
 };
 
 static bool has_hash(const char *name)
@@ -106,11 +108,45 @@ static void csv_release(struct csv *csv)
 	strbuf_release(&csv->path);
 }
 
+/* The index of the column named like column i before it, or -1. */
+static long named_before(const struct csv *csv, size_t i)
+{
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(csv->names.data[j], csv->names.data[i]))
+			return (long)j;
+	return -1;
+}
+
+/* Whether the header's columns can be used: each named (but for a trailing
+ * comma's empty last one, ignored), and named once. */
+static bool header_names_ok(struct reader *rd, struct csv *csv, int lineno)
+{
+	for (size_t i = 0; i < csv->names.len; i++) {
+		long j = named_before(csv, i);
+		if (!*csv->names.data[i] && i && i + 1 == csv->names.len) {
+			csv->roles.data[i] = COL_IGNORED;
+		} else if (!*csv->names.data[i]) {
+			reader_error(rd, lineno, 0, "CSV header: column %zu has no name; the rows "
+				     "under it are skipped", i + 1);
+			return false;
+		} else if (j >= 0) {
+			reader_error(rd, lineno, 0, "CSV header: columns %ld and %zu are both "
+				     "\"%s\"; the rows under it are skipped", j + 1, i + 1,
+				     csv->names.data[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A header line.  A bad one (a column without a name or named twice, or the
+ * key columns missing) is an error, and the rows under it are skipped. */
 static void take_header(struct reader *rd, struct csv *csv, int lineno)
 {
 	for (size_t i = 0; i < csv->names.len; i++)
 		free(csv->names.data[i]);
 	csv->names.len = csv->roles.len = 0;
+	csv->header_line = lineno;
 	bool need[COL_STAGE_NS + 1] = { 0 };
 	for (size_t i = 0; i < csv->fields.len; i++) {
 		struct span f = csv->fields.data[i];
@@ -119,10 +155,12 @@ static void take_header(struct reader *rd, struct csv *csv, int lineno)
 		array_push(&csv->roles, role_of(name));
 		need[csv->roles.data[i]] = true;
 	}
-	if (!need[COL_PIPELINE_HASH] || !need[COL_EXECUTABLE])
+	csv->header_bad = !header_names_ok(rd, csv, lineno);
+	if (!csv->header_bad && (!need[COL_PIPELINE_HASH] || !need[COL_EXECUTABLE])) {
 		reader_error(rd, lineno, 0, "CSV header without \"Pipeline hash\" and "
-			     "\"Executable name\" columns");
-	csv->header_line = lineno;
+			     "\"Executable name\" columns; the rows under it are skipped");
+		csv->header_bad = true;
+	}
 }
 
 static void stat_cell(struct reader *rd, struct csv *csv, size_t i, struct span f, int lineno)
@@ -168,7 +206,8 @@ static void take_row(struct reader *rd, struct csv *csv, int lineno)
 			     csv->roles.len, csv->header_line);
 		return;
 	}
-	struct record r = { .target = SPAN_LIT(""), .time_us = -1, .line = lineno };
+	struct record r = { .stage = SPAN_LIT(""), .target = SPAN_LIT(""), .time_us = NAN,
+			    .line = lineno };
 	struct span db = SPAN_LIT(""), hash = SPAN_LIT("");
 	rd->pairs.len = 0;
 	for (size_t i = 0; i < n; i++) {
@@ -198,6 +237,8 @@ void read_fossil_csv(struct reader *rd, struct line_reader *lr)
 			take_header(rd, &csv, lr->lineno);
 		else if (!csv.header_line)
 			reader_error(rd, lr->lineno, 0, "a CSV row before any header line");
+		else if (csv.header_bad)
+			continue;
 		else if (lr->unterminated)
 			reader_error(rd, lr->lineno, 0, "truncated row: the file ends inside it");
 		else

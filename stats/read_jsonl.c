@@ -9,14 +9,18 @@
  *  - jansson for everything else.  Any line the scanner is not sure of goes
  *    there: an escape, a nested value, invalid JSON, a missing key; so jansson
  *    is also what words every error message.
+ * A key given twice (in the record or in its "stats") is an error on both
+ * paths: jansson rejects it, and the scanner sends such a line to jansson.
  * Why a scanner of our own: jansson builds a tree per line and parses about
  * 60 MB/s here (DESIGN.md); `shdb cmp` of two 200k-record runs (2 x 90 MB)
  * must finish in 0.5 s.  The scanner does ~500 MB/s (bench/10-cmp.sh).
  * tests/unit/stats_jsonl.c checks that both paths agree line by line.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdint.h>
 
+#include "compiler/util/hash.h"
 #include "stats/input.h"
 
 /* A position in one line.  The line reader ends every line with a NUL
@@ -128,14 +132,17 @@ static bool scan_stat_value(struct cursor *c, double *out)
 /* The i-th key of a "stats" object and its colon.  Records of one run list the
  * same keys in the same order, so the key of the last record, kept with its
  * quotes and colon ("\"inst\":"), is tried first with one memcmp. */
-static bool scan_stat_key(struct reader *rd, struct cursor *c, size_t i, struct span *name)
+static bool scan_stat_key(struct reader *rd, struct cursor *c, size_t i, struct span *name,
+			  bool *cached)
 {
 	skip_ws(c);
+	*cached = false;
 	if (i < rd->keys.len) {
 		const struct strbuf *k = &rd->keys.data[i];
 		if ((size_t)(c->end - c->p) > k->len && !memcmp(c->p, k->buf, k->len)) {
 			*name = (struct span){ c->p + 1, k->len - 3 };
 			c->p += k->len;
+			*cached = true;
 			return true;
 		}
 	}
@@ -149,31 +156,41 @@ static bool scan_stat_key(struct reader *rd, struct cursor *c, size_t i, struct 
 	return eat(c, ':');
 }
 
+/* Whether the statistics just scanned have distinct names.  When each was
+ * the cached key of its position, and those are known to differ, nothing is
+ * left to check: the common case costs nothing. */
+static bool stat_keys_distinct(struct reader *rd, bool all_cached)
+{
+	size_t n = rd->pairs.len;
+	if (all_cached && n <= rd->keys_distinct)
+		return true;
+	struct strmap seen = STRMAP_INIT;
+	bool distinct = true;
+	for (size_t i = 0; i < n && distinct; i++)
+		strmap_put(&seen, rd->pairs.data[i].name.p, rd->pairs.data[i].name.len, &distinct);
+	strmap_release(&seen);
+	if (distinct)
+		rd->keys_distinct = n;	/* keys[0..n) are this record's names */
+	return distinct;
+}
+
 static bool scan_stats(struct reader *rd, struct cursor *c)
 {
 	if (!eat(c, '{'))
 		return false;
 	if (eat(c, '}'))
 		return true;
+	bool all_cached = true;
 	do {
 		struct stat_pair sp;
-		if (!scan_stat_key(rd, c, rd->pairs.len, &sp.name) || !scan_stat_value(c, &sp.value))
+		bool cached;
+		if (!scan_stat_key(rd, c, rd->pairs.len, &sp.name, &cached) ||
+		    !scan_stat_value(c, &sp.value))
 			return false;
+		all_cached &= cached;
 		array_push(&rd->pairs, sp);
 	} while (eat(c, ','));
-	return eat(c, '}');
-}
-
-/* The value of a key we do not use: anything but an object or an array. */
-static bool skip_value(struct cursor *c)
-{
-	struct span s;
-	double d;
-	skip_ws(c);
-	if (c->p < c->end && *c->p == '"')
-		return scan_string(c, &s);
-	return eat_word(c, "true", 4) || eat_word(c, "false", 5) || eat_word(c, "null", 4) ||
-	       scan_number(c, &d);
+	return eat(c, '}') && stat_keys_distinct(rd, all_cached);
 }
 
 static bool scan_status(struct cursor *c, struct record *r)
@@ -182,28 +199,43 @@ static bool scan_status(struct cursor *c, struct record *r)
 	return scan_string(c, &s) && status_parse(s.p, s.len, &r->status);
 }
 
+/* The members of a record, by bit in `seen`: one seen twice, and any other
+ * key (which the scanner does not track), go to jansson. */
+enum { M_PATH = 1, M_STAGE = 2, M_TARGET = 4, M_STATUS = 8, M_STATS = 16, M_TIME = 32,
+       M_MESSAGE = 64 };
+
+static bool first_time(unsigned *seen, unsigned bit)
+{
+	if (*seen & bit)
+		return false;
+	*seen |= bit;
+	return true;
+}
+
 static bool scan_member(struct reader *rd, struct cursor *c, struct span key, struct record *r,
 			unsigned *seen)
 {
 	if (span_eq(key, "path"))
-		return *seen |= 1, scan_string(c, &r->path);
+		return first_time(seen, M_PATH) && scan_string(c, &r->path);
 	if (span_eq(key, "stage"))
-		return *seen |= 2, scan_string(c, &r->stage);
+		return first_time(seen, M_STAGE) && scan_string(c, &r->stage);
 	if (span_eq(key, "target")) {
 		skip_ws(c);
-		return eat_word(c, "null", 4) || scan_string(c, &r->target);
+		return first_time(seen, M_TARGET) &&
+		       (eat_word(c, "null", 4) || scan_string(c, &r->target));
 	}
 	if (span_eq(key, "status"))
-		return scan_status(c, r);
+		return first_time(seen, M_STATUS) && scan_status(c, r);
 	if (span_eq(key, "stats"))
-		return rd->pairs.len = 0, scan_stats(rd, c);
+		return first_time(seen, M_STATS) && (rd->pairs.len = 0, scan_stats(rd, c));
 	if (span_eq(key, "time_us"))
-		return skip_ws(c), scan_number(c, &r->time_us);
+		return first_time(seen, M_TIME) && (skip_ws(c), scan_number(c, &r->time_us));
 	if (span_eq(key, "message")) {
 		skip_ws(c);
-		return eat_word(c, "null", 4) || scan_string(c, &r->message);
+		return first_time(seen, M_MESSAGE) &&
+		       (eat_word(c, "null", 4) || scan_string(c, &r->message));
 	}
-	return skip_value(c);
+	return false;
 }
 
 /* The fast path; false sends the line to jansson. */
@@ -222,7 +254,7 @@ static bool scan_record(struct reader *rd, const char *line, size_t len, struct 
 	if (!eat(&c, '}'))
 		return false;
 	skip_ws(&c);
-	return c.p == c.end && seen == 3;
+	return c.p == c.end && (seen & (M_PATH | M_STAGE)) == (M_PATH | M_STAGE);
 }
 
 /* ---- the jansson path ---- */
@@ -329,7 +361,7 @@ static void slow_record(struct reader *rd, const char *line, size_t len, int lin
 			bool unterminated, struct record *r)
 {
 	json_error_t err;
-	json_t *root = json_loadb(line, len, 0, &err);
+	json_t *root = json_loadb(line, len, JSON_REJECT_DUPLICATES, &err);
 	if (!root) {
 		if (unterminated)
 			reader_error(rd, lineno, 0, "truncated record: the file ends inside it");
@@ -352,7 +384,7 @@ void read_jsonl(struct reader *rd, struct line_reader *lr)
 		skip_ws(&blank);
 		if (blank.p == blank.end)
 			continue;
-		struct record r = { .time_us = -1, .line = lr->lineno, .target = SPAN_LIT("") };
+		struct record r = { .time_us = NAN, .line = lr->lineno, .target = SPAN_LIT("") };
 		if (scan_record(rd, line, len, &r)) {
 			r.stats = rd->pairs.data;
 			r.nstats = rd->pairs.len;
@@ -360,7 +392,7 @@ void read_jsonl(struct reader *rd, struct line_reader *lr)
 			rd->records++;
 			continue;
 		}
-		r = (struct record){ .time_us = -1, .line = lr->lineno, .target = SPAN_LIT("") };
+		r = (struct record){ .time_us = NAN, .line = lr->lineno, .target = SPAN_LIT("") };
 		slow_record(rd, line, len, lr->lineno, lr->unterminated, &r);
 	}
 }

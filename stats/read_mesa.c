@@ -14,6 +14,7 @@
  * not start with a number ("scheduled with mode top-down", "Promoted 0
  * constants") are skipped.  Every other line is not ours and is skipped.
  */
+#include <math.h>
 #include <stdlib.h>
 
 #include "stats/input.h"
@@ -152,7 +153,7 @@ static void thread_time(struct reader *rd, const char *line, const char *end)
 static void stats_line(struct reader *rd, const char *line, size_t len, int lineno)
 {
 	const char *end = line + len, *rest, *entries;
-	struct record r = { .target = SPAN_LIT(""), .time_us = -1, .line = lineno };
+	struct record r = { .target = SPAN_LIT(""), .time_us = NAN, .line = lineno };
 	if (!split_path(line, end, &r.path, &rest))
 		return;
 	bool nouveau = end - rest > 6 && !memcmp(rest, "type: ", 6);

@@ -45,7 +45,7 @@ struct stat_pair {
 struct record {
 	struct span path, stage, target, message;
 	enum record_status status;
-	double time_us;			/* < 0 when unknown */
+	double time_us;			/* NAN when unknown */
 	const struct stat_pair *stats;
 	size_t nstats;
 	int line;			/* where the record starts in its file */

@@ -43,13 +43,18 @@ static void column_widen(struct column *c)
 	c->wide = true;
 }
 
+/* Columns sized once for the rows expected: a run has some 30 statistics,
+ * in every record.  Those after them (a source with thousands of statistics,
+ * each in a few records) grow from a few values. */
+#define PRESIZED_COLUMNS 64
+
 /* Make rows [len, row] exist, missing. */
 static void column_extend(struct column *c, size_t row, size_t expect_rows)
 {
 	if (row < c->len)
 		return;
 	if (row >= c->cap) {
-		size_t cap = c->cap ? c->cap : expect_rows > 1024 ? expect_rows : 1024;
+		size_t cap = c->cap ? c->cap : expect_rows > 16 ? expect_rows : 16;
 		while (cap <= row)
 			cap *= 2;
 		if (c->wide)
@@ -90,10 +95,8 @@ static void column_clear(struct column *c, size_t row)
 
 struct column *run_column(const struct run *run, const char *key)
 {
-	for (size_t i = 0; i < run->cols.len; i++)
-		if (!strcmp(run->cols.data[i]->info->key, key))
-			return run->cols.data[i];
-	return NULL;
+	uintptr_t col = (uintptr_t)strmap_get(&run->col_by_key, key, strlen(key));
+	return col ? run->cols.data[col - 1] : NULL;
 }
 
 /* The map entry of a spelling, whose value is its column index + 1.  A new
@@ -106,15 +109,15 @@ static struct strmap_entry *spelling(struct run *run, struct span name)
 	if (!is_new)
 		return e;
 	struct column *c = column_new(e->key);
-	for (size_t i = 0; i < run->cols.len; i++) {
-		if (!strcmp(run->cols.data[i]->info->key, c->info->key)) {
-			column_free(c);
-			e->value = (void *)(uintptr_t)(i + 1);
-			return e;
-		}
+	struct strmap_entry *k = strmap_put(&run->col_by_key, c->info->key, strlen(c->info->key),
+					    &is_new);
+	if (is_new) {
+		array_push(&run->cols, c);
+		k->value = (void *)(uintptr_t)run->cols.len;
+	} else {
+		column_free(c);
 	}
-	array_push(&run->cols, c);
-	e->value = (void *)(uintptr_t)run->cols.len;
+	e->value = k->value;
 	return e;
 }
 
@@ -222,6 +225,22 @@ static void set_message(struct run *run, size_t row, struct span msg)
 	array_push(&run->messages, copy);
 }
 
+/* The largest count a double holds exactly: 2^53. */
+#define MAX_COUNT 9007199254740992.0
+
+/* Statistics and times are counts: finite, from 0 to 2^53 (beyond, totals
+ * would skip integers); another number (1e400 read as inf, -1, 2^64) is a
+ * located error, and the value is left out. */
+static bool in_range(struct run *run, const struct record *r, const char *what, struct span name,
+		     double v)
+{
+	if (v >= 0 && v <= MAX_COUNT)
+		return true;
+	reader_error(run->reader, r->line, 0, "%s%.*s%s is %g, not a count from 0 to 2^53; "
+		     "left out", what, (int)name.len, name.p, name.len ? "\"" : "", v);
+	return false;
+}
+
 void run_add_record(void *ctx, const struct record *r)
 {
 	struct run *run = ctx;
@@ -244,7 +263,8 @@ void run_add_record(void *ctx, const struct record *r)
 	}
 	rw->line = (uint32_t)r->line;
 	rw->status = (uint8_t)r->status;
-	rw->time_us = (float)r->time_us;
+	rw->time_us = isnan(r->time_us) || !in_range(run, r, "time_us", SPAN_LIT(""), r->time_us)
+		      ? -1 : (float)r->time_us;
 	run->status_count[r->status]++;
 	if (rw->time_us >= 0) {
 		run->cpu_seconds += rw->time_us / 1e6;	/* as stored, so a duplicate undoes it */
@@ -253,8 +273,11 @@ void run_add_record(void *ctx, const struct record *r)
 	if (r->message.len || dup)
 		set_message(run, (size_t)row, r->message);
 	for (size_t i = 0; i < r->nstats; i++) {
+		if (!in_range(run, r, "statistic \"", r->stats[i].name, r->stats[i].value))
+			continue;
 		uint32_t col = column_at(run, i, r->stats[i].name);	/* may add a column */
-		column_set(run->cols.data[col], (size_t)row, r->stats[i].value, run->expect_rows);
+		column_set(run->cols.data[col], (size_t)row, r->stats[i].value,
+			   col < PRESIZED_COLUMNS ? run->expect_rows : 0);
 	}
 }
 
@@ -283,6 +306,7 @@ void run_release(struct run *run)
 		column_free(run->cols.data[i]);
 	array_free(&run->cols);
 	strmap_release(&run->col_by_name);
+	strmap_release(&run->col_by_key);
 	array_free(&run->first_row);
 	u64map_release(&run->message_of);
 	for (size_t i = 0; i < run->messages.len; i++)

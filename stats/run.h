@@ -15,7 +15,10 @@
  * values of the first in place (report.py keeps the last, too), with a warning.
  * Rows are found by key through the rows of their path (a chain from
  * first_row[path]): a path has a few stages and targets, and two arrays of
- * 4 bytes cost less than a hash table over all keys.
+ * 4 bytes cost less than a hash table over all keys.  Columns are found by
+ * name through hash maps, so a record with 200,000 statistics costs what
+ * 200,000 records of one do; a column's array grows from a few values, so
+ * a column costs what the rows it spans do.
  */
 #ifndef SHDB_STATS_RUN_H
 #define SHDB_STATS_RUN_H
@@ -82,6 +85,7 @@ struct run {
 	ARRAY(struct run_row) rows;
 	ARRAY(struct column *) cols;
 	struct strmap col_by_name;	/* every spelling read -> column index + 1 */
+	struct strmap col_by_key;	/* canonical key ("non_nops") -> column index + 1 */
 	ARRAY(uint32_t) first_row;	/* path -> its first row */
 	size_t expect_rows;		/* a guess from the file size, to size arrays once */
 	struct u64map message_of;	/* row -> index in messages */

@@ -24,7 +24,7 @@ static void add(struct run *run, const char *path, const char *stage, enum recor
 		if (defs[i].name)
 			pairs[n++] = (struct stat_pair){ { defs[i].name, strlen(defs[i].name) }, defs[i].value };
 	struct record r = { .path = { path, strlen(path) }, .stage = { stage, strlen(stage) },
-			    .target = SPAN_LIT("a630"), .status = status, .time_us = -1,
+			    .target = SPAN_LIT("a630"), .status = status, .time_us = NAN,
 			    .stats = pairs, .nstats = n };
 	run_add_record(run, &r);
 }

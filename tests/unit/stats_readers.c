@@ -4,6 +4,7 @@
  * table they fill.  Each input is written to a temporary file; every record
  * read is rendered as one text line and compared.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -24,7 +25,7 @@ static void capture_record(void *ctx, const struct record *r)
 	strbuf_addf(sb, "%.*s|%.*s|%.*s|%s|%.*s|", (int)r->path.len, r->path.p, (int)r->stage.len,
 		    r->stage.p, (int)r->target.len, r->target.p, status_name(r->status),
 		    (int)r->message.len, r->message.p);
-	if (r->time_us >= 0)
+	if (!isnan(r->time_us))
 		strbuf_addf(sb, "%g", r->time_us);
 	strbuf_addch(sb, ':');
 	for (size_t i = 0; i < r->nstats; i++)
