@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/markdown.h"
+
 bool stat_changed(const struct stat_cmp *s)
 {
 	return s->helped.len || s->hurt.len;
@@ -42,6 +44,18 @@ const char *direction_color(const struct stat_info *info, double before, double 
 	return (after < before) != info->higher_better ? COLOR_GREEN : COLOR_RED;
 }
 
+/* A name from the input: a code span in Markdown (stats/markdown.h). */
+static void table_add_name(struct text_table *t, const char *name, bool markdown)
+{
+	struct strbuf sb = STRBUF_INIT;
+	if (markdown)
+		md_code(&sb, name, false);
+	else
+		strbuf_addstr(&sb, name);
+	table_add(t, NULL, "%s", sb.buf);
+	strbuf_release(&sb);
+}
+
 static void group_header(const struct comparison *c, const char *title, bool markdown,
 			 struct text_table *t)
 {
@@ -57,7 +71,7 @@ static void group_header(const struct comparison *c, const char *title, bool mar
 	table_add(t, NULL, "affected");
 	for (size_t i = 0; i < c->stats.len; i++)
 		if (stat_changed(&c->stats.data[i]))
-			table_add(t, NULL, markdown ? "`%s`" : "%s", c->stats.data[i].info->key);
+			table_add_name(t, c->stats.data[i].info->key, markdown);
 }
 
 static void group_row(const struct comparison *c, const struct group_cmp *g, bool markdown,
@@ -65,7 +79,7 @@ static void group_row(const struct comparison *c, const struct group_cmp *g, boo
 {
 	const char *name = *g->name ? g->name : "(none)";
 	struct strbuf pct = STRBUF_INIT;
-	table_add(t, NULL, markdown ? "`%s`" : "%s", name);
+	table_add_name(t, name, markdown);
 	table_add(t, NULL, "%zu", g->shared);
 	table_add(t, NULL, "%zu", g->affected);
 	for (size_t i = 0; i < c->stats.len; i++) {

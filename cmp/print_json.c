@@ -11,6 +11,7 @@
  *	 "targets": [...], "apps": [...], "fail_on": [...]}
  */
 #include "cmp/print.h"
+#include "stats/json_text.h"
 
 #include <jansson.h>
 #include <math.h>
@@ -34,19 +35,19 @@ static json_t *run_json(const struct run *run)
 	for (int s = 0; s < STATUS_COUNT; s++)
 		json_object_set_new(status, status_name((enum record_status)s),
 				    json_integer((json_int_t)run->status_count[s]));
-	json_t *o = json_pack("{s:s, s:s, s:s, s:I, s:o, s:I, s:f}", "source", run->source,
-			      "label", run->label, "kind", source_kind_name(run->kind), "records",
+	json_t *o = json_pack("{s:o, s:o, s:s, s:I, s:o, s:I, s:f}", "source", json_text(run->source),
+			      "label", json_text(run->label), "kind", source_kind_name(run->kind), "records",
 			      (json_int_t)run->rows.len, "status", status, "duplicates",
 			      (json_int_t)run->duplicates, "cpu_seconds", run->cpu_seconds);
 	if (run->git_commit)
-		json_object_set_new(o, "git_commit", json_string(run->git_commit));
+		json_object_set_new(o, "git_commit", json_text(run->git_commit));
 	return o;
 }
 
 static json_t *record_json(const struct run *run, size_t row)
 {
-	return json_pack("{s:s, s:s, s:s}", "path", run_path(run, row), "stage", run_stage(run, row),
-			 "target", run_target(run, row));
+	return json_pack("{s:o, s:o, s:o}", "path", json_text(run_path(run, row)), "stage",
+			 json_text(run_stage(run, row)), "target", json_text(run_target(run, row)));
 }
 
 static json_t *rows_json(const struct cmp_print *p, const struct run *run, const row_array *rows)
@@ -69,7 +70,7 @@ static json_t *status_changes_json(const struct cmp_print *p)
 		json_object_set_new(o, "kind", json_string(status_change_name(sc->kind)));
 		json_object_set_new(o, "before", json_string(status_name(c->before->rows.data[pr->before].status)));
 		json_object_set_new(o, "after", json_string(status_name(c->after->rows.data[pr->after].status)));
-		json_object_set_new(o, "message", msg ? json_string(msg) : json_null());
+		json_object_set_new(o, "message", msg ? json_text(msg) : json_null());
 		json_array_append_new(a, o);
 	}
 	return a;
@@ -124,9 +125,9 @@ static const char *verdict_key(enum verdict v)
 
 static json_t *stat_json(const struct cmp_print *p, const struct stat_cmp *s)
 {
-	json_t *o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:I, s:I, s:o, s:o}",
-			      "key", s->info->key, "name", s->name, "display", s->info->display,
-			      "unit", s->info->unit, "higher_is_better", s->info->higher_better,
+	json_t *o = json_pack("{s:o, s:o, s:o, s:s, s:b, s:s, s:I, s:I, s:o, s:o}",
+			      "key", json_text(s->info->key), "name", json_text(s->name), "display",
+			      json_text(s->info->display), "unit", s->info->unit, "higher_is_better", s->info->higher_better,
 			      "family", stat_family_name(s->info->family), "shared", (json_int_t)s->shared,
 			      "loop_skipped", (json_int_t)s->loop_skipped,
 			      "total", totals_json(s->total_before, s->total_after),
@@ -150,9 +151,9 @@ static json_t *groups_json(const struct comparison *c, const group_array *groups
 		const struct group_cmp *gr = &groups->data[g];
 		json_t *totals = json_object();
 		for (size_t i = 0; i < c->stats.len; i++)
-			json_object_set_new(totals, c->stats.data[i].info->key,
-					    totals_json(gr->before[i], gr->after[i]));
-		json_array_append_new(a, json_pack("{s:s, s:I, s:I, s:o}", "name", gr->name, "shared",
+			json_set_text_key(totals, c->stats.data[i].info->key,
+					  totals_json(gr->before[i], gr->after[i]));
+		json_array_append_new(a, json_pack("{s:o, s:I, s:I, s:o}", "name", json_text(gr->name), "shared",
 						   (json_int_t)gr->shared, "affected",
 						   (json_int_t)gr->affected, "totals", totals));
 	}
@@ -163,7 +164,7 @@ static json_t *names_json(const name_array *names)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < names->len; i++)
-		json_array_append_new(a, json_string(names->data[i]));
+		json_array_append_new(a, json_text(names->data[i]));
 	return a;
 }
 
@@ -171,9 +172,10 @@ static json_t *checks_json(const struct cmp_print *p)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < p->nchecks; i++)
-		json_array_append_new(a, json_pack("{s:s, s:b, s:s}", "threshold",
-						   p->checks[i].threshold->text, "crossed",
-						   p->checks[i].crossed, "reason", p->checks[i].reason));
+		json_array_append_new(a, json_pack("{s:o, s:b, s:o}", "threshold",
+						   json_text(p->checks[i].threshold->text), "crossed",
+						   p->checks[i].crossed, "reason",
+						   json_text(p->checks[i].reason)));
 	return a;
 }
 

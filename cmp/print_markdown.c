@@ -12,6 +12,7 @@
  */
 #include "cmp/print.h"
 
+#include "stats/markdown.h"
 #include "stats/table.h"
 
 struct md_ctx {
@@ -20,6 +21,14 @@ struct md_ctx {
 	FILE *out;
 	struct strbuf a, b;	/* scratch */
 };
+
+/* `s` as a code span, in `sb`. */
+static const char *md_code_of(struct strbuf *sb, const char *s)
+{
+	strbuf_reset(sb);
+	md_code(sb, s, false);
+	return sb->buf;
+}
 
 static const char *md_num(struct strbuf *sb, double v)
 {
@@ -38,8 +47,12 @@ static const char *md_pct(struct strbuf *sb, double frac)
 static void headline(struct md_ctx *m)
 {
 	const struct comparison *c = m->c;
-	fprintf(m->out, "**shdb cmp** `%s` → `%s`: %zu shaders in both, %zu affected",
-		c->before->label, c->after->label, c->both_ok, c->affected);
+	strbuf_reset(&m->a);
+	strbuf_addstr(&m->a, "**shdb cmp** ");
+	md_code(&m->a, c->before->label, false);
+	strbuf_addstr(&m->a, " → ");
+	md_code(&m->a, c->after->label, false);
+	fprintf(m->out, "%s: %zu shaders in both, %zu affected", m->a.buf, c->both_ok, c->affected);
 	fprintf(m->out, "; lost %zu, gained %zu", c->lost.len, c->gained.len);
 	if (c->status_changes.len)
 		fprintf(m->out, "; newly failing %zu, newly crashing %zu, fixed %zu",
@@ -51,8 +64,11 @@ static void headline(struct md_ctx *m)
 		if (!names->len)
 			continue;
 		fprintf(m->out, "\nStatistics only in %s:", side ? "after" : "before");
-		for (size_t i = 0; i < names->len; i++)
-			fprintf(m->out, " `%s`", names->data[i]);
+		for (size_t i = 0; i < names->len; i++) {
+			strbuf_reset(&m->a);
+			md_code(&m->a, names->data[i], false);
+			fprintf(m->out, " %s", m->a.buf);
+		}
 		fputs(".\n", m->out);
 	}
 }
@@ -84,7 +100,11 @@ static void summary_table(struct md_ctx *m)
 		const struct stat_cmp *s = &m->c->stats.data[i];
 		if (m->p->changes_only && !stat_changed(s))
 			continue;
-		table_add(&t, NULL, "%s (`%s`)", s->info->display, s->info->key);
+		strbuf_reset(&m->a);
+		md_text(&m->a, s->info->display, false);
+		strbuf_addstr(&m->a, " (");
+		md_code(&m->a, s->info->key, false);
+		table_add(&t, NULL, "%s)", m->a.buf);
 		table_add(&t, NULL, "%s", md_num(&m->a, s->total_before));
 		table_add(&t, NULL, "%s", md_num(&m->a, s->total_after));
 		table_add(&t, NULL, "%s", s->total_before == s->total_after ? "." :
@@ -110,9 +130,9 @@ static void change_rows(struct md_ctx *m, struct text_table *t, const struct sta
 		const struct change *ch = &list->data[i];
 		strbuf_reset(&name);
 		pair_name(m->c, ch->pair, &name);
-		table_add(t, NULL, "`%s`", s->info->key);
+		table_add(t, NULL, "%s", md_code_of(&m->a, s->info->key));
 		table_add(t, NULL, "%s", side);
-		table_add(t, NULL, "`%s`", name.buf);
+		table_add(t, NULL, "%s", md_code_of(&m->a, name.buf));
 		table_add(t, NULL, "%s", md_num(&m->a, ch->before));
 		table_add(t, NULL, "%s", md_num(&m->a, ch->after));
 		table_add(t, NULL, "%s", md_pct(&m->a, rel_change(ch->before, ch->after)));
@@ -149,8 +169,13 @@ static void record_list(struct md_ctx *m, const char *title, const struct run *r
 	fprintf(m->out, "\n<details><summary>%s: %zu</summary>\n\n", title, rows->len);
 	for (size_t i = 0; i < n; i++) {
 		const char *target = run_target(run, rows->data[i]);
-		fprintf(m->out, "- `%s` %s%s%s\n", run_path(run, rows->data[i]),
-			run_stage(run, rows->data[i]), *target ? " " : "", target);
+		strbuf_reset(&m->a);
+		md_code(&m->a, run_path(run, rows->data[i]), false);
+		strbuf_addch(&m->a, ' ');
+		md_text(&m->a, run_stage(run, rows->data[i]), false);
+		strbuf_addstr(&m->a, *target ? " " : "");
+		md_text(&m->a, target, false);
+		fprintf(m->out, "- %s\n", m->a.buf);
 	}
 	if (n < rows->len)
 		fprintf(m->out, "- … and %zu more\n", rows->len - n);
@@ -170,7 +195,7 @@ static void status_list(struct md_ctx *m)
 		const struct pair *pr = &c->pairs.data[sc->pair];
 		strbuf_reset(&name);
 		pair_name(c, sc->pair, &name);
-		fprintf(m->out, "- `%s`: %s → %s (%s)\n", name.buf,
+		fprintf(m->out, "- %s: %s → %s (%s)\n", md_code_of(&m->a, name.buf),
 			status_name(c->before->rows.data[pr->before].status),
 			status_name(c->after->rows.data[pr->after].status), status_change_name(sc->kind));
 	}

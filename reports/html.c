@@ -8,31 +8,14 @@
 #include <string.h>
 
 #include "compiler/util/file.h"
+#include "compiler/util/utf8.h"
 #include "stats/format.h"
-
-/* The length of the UTF-8 sequence at s (1-4), or 0 when it is not one
- * (overlong forms, surrogates and code points past U+10FFFF included). */
-static size_t utf8_len(const unsigned char *s)
-{
-	if (s[0] < 0x80)
-		return 1;
-	size_t n = s[0] >= 0xf0 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-	if (!n || s[0] > 0xf4)
-		return 0;
-	for (size_t i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) ||
-	    (s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90))
-		return 0;
-	return n;
-}
 
 void html_escape(struct strbuf *out, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	while (*p) {
-		size_t n = utf8_len(p);
+		size_t n = utf8_seq_len(p, strnlen((const char *)p, 4));
 		switch (n ? *p : 0) {
 		case '&': strbuf_addstr(out, "&amp;"); break;
 		case '<': strbuf_addstr(out, "&lt;"); break;

@@ -4,8 +4,7 @@
  * `shdb cmp --format=markdown --changes-only PREV LAST` prints it (the same
  * printer, on the same comparison).
  *
- * Strings from the history go into code spans fenced by more backticks than
- * they hold, with '|' escaped (GitHub tables) and line breaks as spaces.
+ * Strings from the history go into code spans (stats/markdown.h).
  */
 #include "reports/pages.h"
 
@@ -16,29 +15,12 @@
 
 #include "cmp/print.h"
 #include "compiler/util/file.h"
+#include "stats/markdown.h"
 
-static void md_code(struct strbuf *sb, const char *s)
+/* A run: its label and number; `pipes` in a table row. */
+static void md_run(struct strbuf *sb, const struct report *r, long i, bool pipes)
 {
-	size_t run = 0, longest = 0;
-	for (const char *p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		longest = run > longest ? run : longest;
-	}
-	strbuf_addchars(sb, '`', longest + 1);
-	strbuf_addstr(sb, longest || *s == '`' ? " " : "");
-	for (const char *p = s; *p; p++) {
-		if (*p == '|')
-			strbuf_addstr(sb, "\\|");
-		else
-			strbuf_addch(sb, *p == '\n' || *p == '\r' ? ' ' : *p);
-	}
-	strbuf_addstr(sb, longest || (*s && s[strlen(s) - 1] == '`') ? " " : "");
-	strbuf_addchars(sb, '`', longest + 1);
-}
-
-static void md_run(struct strbuf *sb, const struct report *r, long i)
-{
-	md_code(sb, r->hist.runs.data[i].label);
+	md_code(sb, r->hist.runs.data[i].label, pipes);
 	strbuf_addf(sb, " (#%ld)", i + 1);
 }
 
@@ -46,15 +28,15 @@ static void header(struct strbuf *sb, const struct report *r)
 {
 	size_t n = r->hist.runs.len;
 	strbuf_addstr(sb, "# shdb report\n\nHistory ");
-	md_code(sb, r->hist.root);
+	md_code(sb, r->hist.root, false);
 	strbuf_addf(sb, ": %zu run%s", n, n == 1 ? "" : "s");
 	if (r->last >= 0) {
 		strbuf_addstr(sb, "; last run ");
-		md_run(sb, r, r->last);
+		md_run(sb, r, r->last, false);
 	}
 	if (r->prev >= 0) {
 		strbuf_addstr(sb, ", compared with ");
-		md_run(sb, r, r->prev);
+		md_run(sb, r, r->prev, false);
 	}
 	strbuf_addstr(sb, ".\n");
 	if (r->diag.errors || r->diag.warnings)
@@ -73,9 +55,9 @@ static void alert_line(struct strbuf *sb, const struct report *r, const struct s
 {
 	const struct stat_cmp *sc = &s->cmp.stats.data[a->stat];
 	strbuf_addstr(sb, "| ");
-	md_code(sb, s->name);
+	md_code(sb, s->name, true);
 	strbuf_addstr(sb, " | ");
-	md_code(sb, sc->info->key);
+	md_code(sb, sc->info->key, true);
 	strbuf_addstr(sb, " | ");
 	add_num(sb, sc->total_before);
 	strbuf_addstr(sb, " | ");
@@ -92,7 +74,7 @@ static void alert_line(struct strbuf *sb, const struct report *r, const struct s
 				strbuf_addstr(sb, "?");
 			} else {
 				strbuf_addstr(sb, fs[i].run == r->last ? "new in " : "");
-				md_run(sb, r, fs[i].run);
+				md_run(sb, r, fs[i].run, true);
 			}
 			strbuf_addf(sb, ": %zu", fs[i].shaders);
 		}
@@ -136,11 +118,11 @@ static void runs(struct strbuf *sb, const struct report *r)
 	for (size_t i = n; i-- > from;) {
 		const struct history_run *h = &r->hist.runs.data[i];
 		strbuf_addf(sb, "| %zu | ", i + 1);
-		md_code(sb, h->date ? h->date : "");
+		md_code(sb, h->date ? h->date : "", true);
 		strbuf_addstr(sb, " | ");
-		md_code(sb, h->label);
+		md_code(sb, h->label, true);
 		strbuf_addstr(sb, " | ");
-		md_code(sb, h->commit ? h->commit : "");
+		md_code(sb, h->commit ? h->commit : "", true);
 		if (!r->facts[i].loaded) {
 			strbuf_addstr(sb, " | unreadable | | | | | |\n");
 			continue;

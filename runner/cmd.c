@@ -16,6 +16,7 @@
 #include "compiler/opt/opt.h"
 #include "compiler/util/error.h"
 #include "runner/run.h"
+#include "stats/json_text.h"
 
 static const char usage[] =
 	"usage: shdb run [OPTIONS] INPUT... -o DIR\n"
@@ -284,14 +285,17 @@ void run_version(char version[32], char commit[96])
 json_t *run_label_json(const struct run_config *c)
 {
 	if (c->label)
-		return json_string(c->label);
+		return json_text(c->label);
 	size_t n = strlen(c->out_dir);
 	while (n > 1 && c->out_dir[n - 1] == '/')
 		n--;
 	size_t start = n;
 	while (start && c->out_dir[start - 1] != '/')
 		start--;
-	return json_stringn(c->out_dir + start, n - start);
+	char *name = xstrndup(c->out_dir + start, n - start);
+	json_t *j = json_text(name);
+	free(name);
+	return j;
 }
 
 const char *run_settings_diff(json_t *a, json_t *b)

@@ -21,10 +21,12 @@
 #include "compiler/cli/cli.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
+#include "compiler/util/utf8.h"
 #include "runner/run.h"
 #include "runner/rundir.h"
 #include "runner/tally.h"
 #include "stats/asm_pack.h"
+#include "stats/json_text.h"
 
 struct part {
 	const char *dir;
@@ -88,7 +90,7 @@ static struct part *first_part(struct part *p, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (p[i].st != 1)
 			continue;
-		int c = best ? path_cmp(p[i].rd.path, best->rd.path) : -1;
+		int c = best ? utf8_unescaped_cmp(p[i].rd.path, best->rd.path) : -1;
 		if (c == 0)
 			die_status(EXIT_WORK_FAILED, "'%s' is in both '%s' and '%s'", p[i].rd.path,
 				   best->dir, p[i].dir);
@@ -190,7 +192,7 @@ static json_t *merged_json(const struct run_config *c, struct part *p, size_t n,
 			start = s;
 		if (e && (!end || strcmp(e, end) > 0))
 			end = e;
-		json_array_append_new(from, json_pack("{s:s, s:O, s:O, s:O, s:O}", "dir", p[i].dir,
+		json_array_append_new(from, json_pack("{s:o, s:O, s:O, s:O, s:O}", "dir", json_text(p[i].dir),
 			"shard", json_object_get(p[i].run, "shard"),
 			"host", json_object_get(p[i].run, "host"),
 			"start", json_object_get(p[i].run, "start"),
@@ -199,7 +201,7 @@ static json_t *merged_json(const struct run_config *c, struct part *p, size_t n,
 	json_t *first = p[0].run;
 	json_t *opts = json_array();
 	for (int i = 1; i < c->argc; i++)
-		json_array_append_new(opts, json_string(c->argv[i]));
+		json_array_append_new(opts, json_text(c->argv[i]));
 
 	json_object_set(o, "shdb_version", json_object_get(first, "shdb_version"));
 	json_object_set(o, "git_commit", json_object_get(first, "git_commit"));

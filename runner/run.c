@@ -35,6 +35,7 @@
 #include "compiler/cli/record.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
+#include "compiler/util/utf8.h"
 #include "runner/extcc.h"
 #include "runner/pool.h"
 #include "runner/progress.h"
@@ -42,6 +43,7 @@
 #include "runner/rundir.h"
 #include "runner/tally.h"
 #include "stats/asm_pack.h"
+#include "stats/json_text.h"
 
 #define WINDOW 4096
 #define WINDOW_BYTES ((size_t)64 << 20)
@@ -562,7 +564,7 @@ static json_t *string_array(char *const *v, size_t n)
 {
 	json_t *a = json_array();
 	for (size_t i = 0; i < n; i++)
-		json_array_append_new(a, json_string(v[i]));
+		json_array_append_new(a, json_text(v[i]));
 	return a;
 }
 
@@ -578,9 +580,9 @@ static json_t *settings_json(const struct run *r)
 	for (size_t i = 0; i < r->targets.len; i++)
 		json_array_append_new(t, json_string(r->targets.data[i]->name));
 	json_object_set_new(s, "targets", t);
-	json_object_set_new(s, "compiler", c->compiler ? json_string(c->compiler) : json_null());
+	json_object_set_new(s, "compiler", c->compiler ? json_text(c->compiler) : json_null());
 	json_object_set_new(s, "compiler_preset",
-			    c->compiler_preset ? json_string(c->compiler_preset) : json_null());
+			    c->compiler_preset ? json_text(c->compiler_preset) : json_null());
 	json_object_set_new(s, "stat_patterns", string_array(c->stat_patterns.data,
 							     c->stat_patterns.len));
 	snprintf(hash, sizeof(hash), "%016llx", r->have_manifest ? r->man.hash : 0ull);
@@ -590,7 +592,7 @@ static json_t *settings_json(const struct run *r)
 	json_object_set_new(s, "shard_count", json_integer(c->shard_n));
 	json_object_set_new(s, "stage", c->opts.stage == STAGE_NONE ? json_null()
 				: json_string(stage_name(c->opts.stage)));
-	json_object_set_new(s, "entry", c->opts.entry ? json_string(c->opts.entry) : json_null());
+	json_object_set_new(s, "entry", c->opts.entry ? json_text(c->opts.entry) : json_null());
 	json_object_set_new(s, "defines", string_array((char *const *)c->opts.defines.data,
 						       c->opts.defines.len));
 	json_object_set_new(s, "include_dirs",
@@ -599,7 +601,7 @@ static json_t *settings_json(const struct run *r)
 	json_object_set_new(s, "glsl_mode", json_string(modes[c->opts.glsl_mode]));
 	/* newer settings only when used, so older runs still resume */
 	if (c->opts.passes)
-		json_object_set_new(s, "passes", json_string(c->opts.passes));
+		json_object_set_new(s, "passes", json_text(c->opts.passes));
 	if (c->keep_asm)
 		json_object_set_new(s, "keep_asm", json_true());
 	if (c->opts.verify)
@@ -623,7 +625,7 @@ static json_t *run_json(const struct run *r, const struct session *ses, const ch
 
 	run_version(version, commit);
 	for (size_t i = 0; i < r->in.roots.len; i++)
-		json_array_append_new(roots, json_string(r->in.roots.data[i].arg));
+		json_array_append_new(roots, json_text(r->in.roots.data[i].arg));
 	for (size_t i = 0; i < r->targets.len; i++)
 		json_array_append_new(t, json_string(r->targets.data[i]->name));
 	snprintf(digest, sizeof(digest), "%016llx", (unsigned long long)inputs_digest(&r->in));
@@ -681,6 +683,19 @@ static size_t lower_bound(const struct inputs *in, const char *path)
 			hi = mid;
 	}
 	return lo;
+}
+
+/* The first job whose record path (escaped where it is not UTF-8: stats/json_text.h)
+ * is `recorded`; else the first at or after it, as bytes. */
+static size_t first_job_of(const struct inputs *in, const char *recorded)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	size_t i = 0;
+	for (; i < in->jobs.len; i++)
+		if (!strcmp(utf8_or_escape(in->jobs.data[i].path, &tmp), recorded))
+			break;
+	strbuf_release(&tmp);
+	return i < in->jobs.len ? i : lower_bound(in, recorded);
 }
 
 /* Why the run in the folder is not this one, or NULL. */
@@ -840,7 +855,7 @@ static int open_dir(struct run *r, struct session *ses)
 		r->next_new = r->next_write = r->completed = r->in.jobs.len;
 		return 1;
 	}
-	size_t first = redo_from ? lower_bound(&r->in, redo_from) : 0;
+	size_t first = redo_from ? first_job_of(&r->in, redo_from) : 0;
 	free(redo_from);
 	r->next_new = r->next_write = r->completed = ses->first_job = first;
 	r->failures = r->tally.count[RESULT_ERROR] + r->tally.count[RESULT_CRASH] +

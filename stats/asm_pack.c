@@ -10,6 +10,8 @@
 #include <sys/types.h>
 #include <zlib.h>
 
+#include "stats/json_text.h"
+
 /* ---- writing ---- */
 
 void asm_pack_compress(const char *text, size_t len, struct strbuf *out)
@@ -25,12 +27,12 @@ void asm_pack_compress(const char *text, size_t len, struct strbuf *out)
 void asm_pack_entry(struct strbuf *out, const char *path, const char *stage, const char *target,
 		    size_t size, const void *z, size_t zlen)
 {
-	json_t *h = json_pack("{s:s, s:s, s:s, s:I, s:I}", "path", path, "stage", stage, "target",
-			      target ? target : "", "size", (json_int_t)size, "zsize",
+	json_t *h = json_pack("{s:o, s:s, s:s, s:I, s:I}", "path", json_text(path), "stage", stage,
+			      "target", target ? target : "", "size", (json_int_t)size, "zsize",
 			      (json_int_t)zlen);
 	char *line = json_dumps(h, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	if (!line)
-		BUG("an asm.pack header does not encode (a path that is not UTF-8?)");
+		BUG("an asm.pack header does not encode");
 	strbuf_addstr(out, line);
 	strbuf_addch(out, '\n');
 	strbuf_add(out, z, zlen);

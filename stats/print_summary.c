@@ -12,6 +12,7 @@
 #include <jansson.h>
 #include <math.h>
 
+#include "stats/json_text.h"
 #include "stats/table.h"
 
 static void status_counts(struct strbuf *sb, const struct group_summary *g)
@@ -191,7 +192,8 @@ void summary_print_markdown(const struct summary_print *p)
 
 static json_t *stat_json(const struct stat_summary *ss)
 {
-	json_t *o = json_pack("{s:s, s:I}", "key", ss->col->info->key, "count", (json_int_t)ss->count);
+	json_t *o = json_pack("{s:o, s:I}", "key", json_text(ss->col->info->key), "count",
+			      (json_int_t)ss->count);
 	if (!ss->count)
 		return o;
 	double v[] = { ss->total, ss->mean, ss->min, ss->p10, ss->p25, ss->median, ss->p75,
@@ -211,7 +213,8 @@ static json_t *group_json(const struct group_summary *g)
 				    json_integer((json_int_t)g->status[st]));
 	for (size_t i = 0; i < g->stats.len; i++)
 		json_array_append_new(stats, stat_json(&g->stats.data[i]));
-	return json_pack("{s:s, s:I, s:o, s:o}", "name", g->name, "records", (json_int_t)g->records,
+	return json_pack("{s:o, s:I, s:o, s:o}", "name", json_text(g->name), "records",
+			 (json_int_t)g->records,
 			 "status", status, "statistics", stats);
 }
 
@@ -220,9 +223,11 @@ static json_t *top_json(const struct run_summary *s)
 	json_t *a = json_array();
 	for (size_t i = 0; i < s->top.len; i++) {
 		uint32_t row = s->top.data[i].row;
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f}", "path", run_path(s->run, row),
-						   "stage", run_stage(s->run, row), "target",
-						   run_target(s->run, row), "value", s->top.data[i].value));
+		json_array_append_new(a, json_pack("{s:o, s:o, s:o, s:f}", "path",
+						   json_text(run_path(s->run, row)), "stage",
+						   json_text(run_stage(s->run, row)), "target",
+						   json_text(run_target(s->run, row)), "value",
+						   s->top.data[i].value));
 	}
 	return a;
 }
@@ -238,13 +243,15 @@ void summary_print_json(const struct summary_print *p)
 						      "hi", s->histogram.data[i].hi, "count",
 						      (json_int_t)s->histogram.data[i].count));
 	for (size_t i = 0; i < p->nchecks; i++)
-		json_array_append_new(checks, json_pack("{s:s, s:b, s:s}", "threshold",
-							p->checks[i].threshold->text, "crossed",
-							p->checks[i].crossed, "reason", p->checks[i].reason));
-	json_t *root = json_pack("{s:s, s:s, s:s, s:o, s:o, s:s?, s:o, s:o, s:o}", "source",
-				 s->run->source, "label", s->run->label, "kind",
+		json_array_append_new(checks, json_pack("{s:o, s:b, s:o}", "threshold",
+							json_text(p->checks[i].threshold->text),
+							"crossed", p->checks[i].crossed, "reason",
+							json_text(p->checks[i].reason)));
+	json_t *root = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
+				 json_text(s->run->source), "label", json_text(s->run->label), "kind",
 				 source_kind_name(s->run->kind), "all", group_json(&s->all), "groups",
-				 groups, "top_statistic", s->top_col ? s->top_col->info->key : NULL,
+				 groups, "top_statistic",
+				 s->top_col ? json_text(s->top_col->info->key) : json_null(),
 				 "top", p->summary ? json_array() : top_json(s), "histogram", hist,
 				 "fail_on", checks);
 	json_dumpf(root, p->out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));

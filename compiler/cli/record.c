@@ -9,17 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/json_text.h"
+
 void record_append_json(struct strbuf *out, const char *path, const struct compile_result *r,
 			bool with_time)
 {
 	json_t *o = json_object();
 	json_t *stats = json_object();
 
-	json_object_set_new(o, "path", json_string(path));
+	json_object_set_new(o, "path", json_text(path));
 	json_object_set_new(o, "stage", json_string(stage_name(r->stage)));
 	json_object_set_new(o, "target", r->target ? json_string(r->target->name) : json_null());
 	json_object_set_new(o, "status", json_string(result_status_name(r->status)));
-	json_object_set_new(o, "message", json_string(r->message ? r->message : ""));
+	json_object_set_new(o, "message", json_text(r->message ? r->message : ""));
 	for (size_t i = 0; i < r->stats.len; i++)
 		json_object_set_new(stats, r->stats.data[i].key,
 				    json_integer((json_int_t)r->stats.data[i].value));

@@ -1,0 +1,44 @@
+/*
+ * Markdown code spans and text of any string; see markdown.h.
+ */
+#include "stats/markdown.h"
+
+#include <string.h>
+
+/* One character of the string, a line break as a space. */
+static void add_char(struct strbuf *sb, char c, bool pipes)
+{
+	if (c == '|' && pipes)
+		strbuf_addstr(sb, "\\|");
+	else
+		strbuf_addch(sb, c == '\n' || c == '\r' ? ' ' : c);
+}
+
+void md_code(struct strbuf *sb, const char *s, bool pipes)
+{
+	size_t run = 0, longest = 0, len = strlen(s);
+	if (!len)
+		return;		/* "``" would be two backticks, not an empty span */
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	/* a space inside the fence when the string starts or ends with a
+	 * backtick (or a space, which the fence would strip) */
+	bool pad = len && (s[0] == '`' || s[len - 1] == '`' || s[0] == ' ' || s[len - 1] == ' ');
+	strbuf_addchars(sb, '`', longest + 1);
+	strbuf_addstr(sb, pad ? " " : "");
+	for (const char *p = s; *p; p++)
+		add_char(sb, *p, pipes);
+	strbuf_addstr(sb, pad ? " " : "");
+	strbuf_addchars(sb, '`', longest + 1);
+}
+
+void md_text(struct strbuf *sb, const char *s, bool pipes)
+{
+	for (const char *p = s; *p; p++) {
+		if (*p != '|' && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{}~", *p))
+			strbuf_addch(sb, '\\');
+		add_char(sb, *p, pipes);
+	}
+}
