@@ -8,6 +8,7 @@
 #   make corpus-check     every unit of ../shared/corpus through the front end
 #   make ir3-check        every unit of ../shared/corpus through the ir3 backend, verified
 #   make records-diff BASE=COMMIT  the corpus's records of this tree and of COMMIT compared
+#   make fuzz FUZZ_S=N    each libFuzzer target (fuzz/) for N seconds (clang, in build-fuzz/)
 #   make nightly-demo     two small histories of the bundled corpus, and their reports
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
@@ -21,7 +22,13 @@ SHARED     ?= $(abspath ../shared)
 PROVE      ?= prove
 NPROC      := $(shell nproc 2>/dev/null || echo 2)
 
-ifeq ($(SANITIZE),1)
+ifeq ($(FUZZ),1)
+# libFuzzer's builds (fuzz/README.md): clang, everything instrumented for coverage
+BUILD      := build-fuzz
+CC         := clang
+OPT        := -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer \
+              -fno-sanitize-recover=all
+else ifeq ($(SANITIZE),1)
 BUILD      := build-san
 OPT        := -O1 -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 else
@@ -67,6 +74,11 @@ MAIN_SRC     := compiler/cli/main.c
 UNIT_SRC     := $(wildcard tests/unit/*.c)
 BENCH_SRC    := $(wildcard bench/*.c)
 CHECK_SRC    := tests/corpus/check.c
+# Fuzz targets: fuzz/fuzz_NAME.c, each linked with libFuzzer (make fuzz) or with
+# fuzz/standalone.c, which runs it on files (tests/t0950 on tests/fuzz/NAME/).
+FUZZ_SRC     := $(wildcard fuzz/fuzz_*.c)
+FUZZ_LIB_SRC := fuzz/util.c
+FUZZ_NAMES   := $(patsubst fuzz/fuzz_%.c,%,$(FUZZ_SRC))
 
 obj = $(patsubst %.c,$(BUILD)/%.o,$(1))
 COMPILER_LIB := $(BUILD)/libshdb-compiler.a
@@ -75,12 +87,14 @@ SHDB_BIN     := $(BUILD)/shdb
 UNIT_BINS    := $(patsubst tests/unit/%.c,$(BUILD)/unit/%,$(UNIT_SRC))
 BENCH_BINS   := $(patsubst bench/%.c,$(BUILD)/benchbin/%,$(BENCH_SRC))
 CORPUS_CHECK := $(BUILD)/corpus-check
+FUZZ_RUNNERS := $(patsubst %,$(BUILD)/fuzz-run/%,$(FUZZ_NAMES))
+FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz-bin/%,$(FUZZ_NAMES))
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
-                       $(CHECK_SRC))
+                       $(CHECK_SRC) $(FUZZ_SRC) $(FUZZ_LIB_SRC) fuzz/standalone.c)
 
 .PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check records-diff nightly-demo \
         clean install \
-        need-libs FORCE
+        need-libs fuzz fuzz-build FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -162,6 +176,16 @@ $(BUILD)/benchbin/%: $(BUILD)/bench/%.o $(TOOLS_LIB) $(COMPILER_LIB)
 $(CORPUS_CHECK): $(call obj,$(CHECK_SRC)) $(COMPILER_LIB)
 	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# A fuzz target run on files (every build), and with libFuzzer (FUZZ=1 only).
+$(BUILD)/fuzz-run/%: $(BUILD)/fuzz/fuzz_%.o $(call obj,fuzz/standalone.c $(FUZZ_LIB_SRC)) \
+		     $(TOOLS_LIB) $(COMPILER_LIB)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/fuzz-bin/%: $(BUILD)/fuzz/fuzz_%.o $(call obj,$(FUZZ_LIB_SRC)) $(TOOLS_LIB) $(COMPILER_LIB)
+	@mkdir -p $(@D)
+	$(QUIET_LINK)$(CC) $(ALL_LDFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
 # Missing packages: installed when we can, else the exact apt-get line (.ci/deps,
 # from the one list in .ci/packages).
 deps:
@@ -173,7 +197,7 @@ deps-list:
 # The goals a newcomer types install what is missing first; then one sub-make, given
 # every goal of the command line, reads pkg-config's answers afresh (this make
 # parsed them before the install).
-NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo
+NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo fuzz
 ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
 ifneq ($(SHDB_DEPS_DONE),1)
 $(MAKECMDGOALS): with-deps
@@ -188,7 +212,7 @@ run: all
 
 # prove runs every unit-test binary and every shell test; each speaks TAP.  The
 # tests of shdb report make their histories with bench/gen-runs.
-check: all $(BUILD)/benchbin/gen-runs
+check: all $(BUILD)/benchbin/gen-runs $(FUZZ_RUNNERS)
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(PROVE) -j$(NPROC) $(PROVE_OPTS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)
@@ -220,8 +244,18 @@ records-diff: all
 nightly-demo: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) reports/nightly-demo.sh $(BUILD)/nightly-demo
 
+# Each libFuzzer target for FUZZ_S seconds (fuzz/run.sh): clang builds them in
+# build-fuzz/; corpora grow in FUZZ_STATE (default build-fuzz/state).
+FUZZ_S     ?= 60
+FUZZ_STATE ?= $(abspath build-fuzz/state)
+fuzz:
+	$(Q)$(MAKE) --no-print-directory FUZZ=1 fuzz-build
+	$(Q)SHDB_SHARED=$(SHARED) fuzz/run.sh build-fuzz/fuzz-bin $(FUZZ_STATE) $(FUZZ_S) $(FUZZ_NAMES)
+
 endif
 endif
+
+fuzz-build: $(FUZZ_BINS)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/doc/shdb
@@ -229,6 +263,6 @@ install: all
 	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/shdb/README.md
 
 clean:
-	rm -rf build build-san shdb results
+	rm -rf build build-san build-fuzz shdb results
 
 -include $(ALL_OBJS:.o=.d)

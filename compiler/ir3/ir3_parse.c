@@ -358,7 +358,7 @@ static bool parse_value_use(struct parser *p, struct ir3_instruction *i, const c
 		(*s)++;
 		if (!parse_phys(s, &flags, &num)) {
 			perr(p, "bad register after value %%%s", name);
-			return true;
+			return false;	/* the first message stands */
 		}
 		r->flags |= IR3_REG_ASSIGNED;
 		r->num = num;
