@@ -9,6 +9,7 @@
 #   make ir3-check        every unit of ../shared/corpus through the ir3 backend, verified
 #   make records-diff BASE=COMMIT  the corpus's records of this tree and of COMMIT compared
 #   make fuzz FUZZ_S=N    each libFuzzer target (fuzz/) for N seconds (clang, in build-fuzz/)
+#   make SANITIZE=1 san-corpus   the sanitizer build on a sample of ../shared/corpus
 #   make nightly-demo     two small histories of the bundled corpus, and their reports
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
@@ -94,7 +95,7 @@ ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) 
 
 .PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check records-diff nightly-demo \
         clean install \
-        need-libs fuzz fuzz-build FORCE
+        need-libs fuzz fuzz-build san-corpus FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
 .SECONDARY:
@@ -197,7 +198,7 @@ deps-list:
 # The goals a newcomer types install what is missing first; then one sub-make, given
 # every goal of the command line, reads pkg-config's answers afresh (this make
 # parsed them before the install).
-NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo fuzz
+NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo fuzz san-corpus
 ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
 ifneq ($(SHDB_DEPS_DONE),1)
 $(MAKECMDGOALS): with-deps
@@ -238,6 +239,13 @@ ir3-check: all
 records-diff: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  BASE=$(BASE) tests/corpus/records-diff.sh
+
+# With SANITIZE=1: a quarter of ../shared/corpus (the same files every time)
+# through four targets, verified, under ASan + UBSan; fails on any crash,
+# hang or sanitizer report, naming the files (tests/corpus/san-run.sh).
+san-corpus: all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  tests/corpus/san-run.sh
 
 # Six "nights" of the bundled corpus, with shdb's compiler and with a stand-in
 # (reports/nightly-demo.sh says what each shows), rendered by shdb report.

@@ -880,12 +880,13 @@ static int finish_run(struct run *r, const struct session *ses, int pool_ret)
 	else if (r->next_write != r->in.jobs.len)
 		BUG("the run ended with %zu of %zu files written", r->next_write, r->in.jobs.len);
 	run_timestamp(end);
-	if (write_run_json(r, ses, status, end) < 0)
+	/* what failed first is said first: stats.jsonl, then run.json if it
+	 * cannot say "failed" either */
+	if (r->io_errno)
+		error("cannot write '%s': %s (it keeps the whole records written before; "
+		      "--resume continues)", r->dir.stats_path, strerror(r->io_errno));
+	if (write_run_json(r, ses, status, end) < 0 || r->io_errno)
 		return EXIT_WORK_FAILED;
-	if (r->io_errno) {
-		error("cannot write '%s': %s", r->dir.stats_path, strerror(r->io_errno));
-		return EXIT_WORK_FAILED;
-	}
 	if (pool_ret > 0) {
 		char name[16];
 		error("%s stopped the run after %zu of %zu files; add --resume to the same "

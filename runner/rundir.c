@@ -39,6 +39,22 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/* Append whole lines (or whole entries) or nothing: a write that fails part
+ * way (a full disk) is cut off again, so the file stays a prefix of the
+ * finished one and --resume needs no repair. */
+static int append_whole(int fd, const char *data, size_t len)
+{
+	off_t before = lseek(fd, 0, SEEK_END);
+	if (write_all(fd, data, len) == 0)
+		return 0;
+	int e = errno;
+	if (before >= 0 && ftruncate(fd, before) < 0) {
+		/* the torn end stays; --resume cuts it */
+	}
+	errno = e;
+	return -1;
+}
+
 int rundir_mkdir(const char *dir)
 {
 	char *copy = xstrdup(dir);
@@ -150,7 +166,7 @@ int rundir_append_asm(struct rundir *d, const char *data, size_t len)
 	if (!len || d->asm_fd < 0)
 		return 0;
 	d->unsynced = true;
-	return write_all(d->asm_fd, data, len);
+	return append_whole(d->asm_fd, data, len);
 }
 
 void rundir_close(struct rundir *d)
@@ -172,7 +188,7 @@ int rundir_append(struct rundir *d, const char *data, size_t len)
 	if (!len)
 		return 0;
 	d->unsynced = true;
-	return write_all(d->fd, data, len);
+	return append_whole(d->fd, data, len);
 }
 
 int rundir_sync(struct rundir *d, bool now)
@@ -187,6 +203,24 @@ int rundir_sync(struct rundir *d, bool now)
 	return fsync(d->fd);
 }
 
+/*
+ * On a full disk, a new run.json cannot be made beside the old one.  The old
+ * one's block holds the new text (a few hundred bytes more or less), so it
+ * is overwritten in place: not atomic, but it says "failed" instead of
+ * "running" forever.  Only for that case.
+ */
+static int rewrite_in_place(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int ret = pwrite(fd, data, len, 0) == (ssize_t)len && ftruncate(fd, (off_t)len) == 0 &&
+		  fsync(fd) == 0 ? 0 : -1;
+	if (close(fd) < 0)
+		ret = -1;
+	return ret;
+}
+
 int rundir_write_json(const char *dir, json_t *run, struct strbuf *err)
 {
 	char *path = join(dir, "run.json");
@@ -195,6 +229,10 @@ int rundir_write_json(const char *dir, json_t *run, struct strbuf *err)
 	strbuf_addstr(&sb, text);
 	strbuf_addch(&sb, '\n');
 	int ret = write_file_atomic(path, sb.buf, sb.len, err);
+	if (ret < 0 && errno == ENOSPC && rewrite_in_place(path, sb.buf, sb.len) == 0) {
+		strbuf_reset(err);
+		ret = 0;
+	}
 	strbuf_release(&sb);
 	free(text);
 	free(path);

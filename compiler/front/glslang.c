@@ -18,6 +18,7 @@
  * runner's forked workers inherit it), glslang_finalize_process() at exit,
  * which frees glslang's symbol tables so leak checkers stay quiet.
  */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
@@ -509,8 +510,8 @@ static int count_touched(const struct program *p, const struct glslang_source *s
 	return count;
 }
 
-void glslang_compile(struct program *p, struct glslang_source *src, size_t n,
-		     const struct compile_options *o)
+static void compile_here(struct program *p, struct glslang_source *src, size_t n,
+			 const struct compile_options *o)
 {
 	struct config cfgs[5];
 	size_t num_cfgs = choose_configs(src, n, o, cfgs);
@@ -556,4 +557,43 @@ void glslang_compile(struct program *p, struct glslang_source *src, size_t n,
 	}
 	attempt_release(&best, p);
 	strbuf_release(&preamble);
+}
+
+/*
+ * glslang recurses once per operand of an expression when it walks its tree
+ * (a+a+…+a is as deep as it is long), and 100,000 terms overflowed the main
+ * thread's 8 MiB stack.  So it runs on a thread of its own whose stack holds
+ * the deepest expression a source of SOURCE_MAX_SIZE (source.h) can spell,
+ * about half a million operands at some 300 bytes of frames each.  The stack
+ * is address space; only the pages a compile reaches are used.
+ */
+#define GLSLANG_STACK_SIZE ((size_t)1 << 30)
+
+struct glslang_job {
+	struct program *p;
+	struct glslang_source *src;
+	size_t n;
+	const struct compile_options *o;
+};
+
+static void *glslang_thread(void *arg)
+{
+	struct glslang_job *j = arg;
+	compile_here(j->p, j->src, j->n, j->o);
+	return NULL;
+}
+
+void glslang_compile(struct program *p, struct glslang_source *src, size_t n,
+		     const struct compile_options *o)
+{
+	struct glslang_job j = { p, src, n, o };
+	pthread_attr_t attr;
+	pthread_t t;
+	if (pthread_attr_init(&attr) || pthread_attr_setstacksize(&attr, GLSLANG_STACK_SIZE) ||
+	    pthread_create(&t, &attr, glslang_thread, &j)) {
+		compile_here(p, src, n, o);	/* no thread to be had: the small stack */
+	} else if (pthread_join(t, NULL)) {
+		BUG("pthread_join failed");
+	}
+	pthread_attr_destroy(&attr);
 }
