@@ -34,10 +34,19 @@ void md_code(struct strbuf *sb, const char *s, bool pipes)
 	strbuf_addchars(sb, '`', longest + 1);
 }
 
+/*
+ * The characters that can open or close inline Markdown inside a table cell:
+ * emphasis, code, links and images (with '[' and ']' escaped no link can form,
+ * so '(' and ')' stay as they are), raw HTML and entities, strikethrough and
+ * the escape itself.  The block-level marks ('#', '-', '+', '>' …) mean nothing
+ * inside a cell; '>' is escaped for HTML anyway.
+ */
+static const char md_inline[] = "\\`*_[]<>&~!";
+
 void md_text(struct strbuf *sb, const char *s, bool pipes)
 {
 	for (const char *p = s; *p; p++) {
-		if (*p != '|' && strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{}~", *p))
+		if (strchr(md_inline, *p))
 			strbuf_addch(sb, '\\');
 		add_char(sb, *p, pipes);
 	}

@@ -8,8 +8,8 @@
  *	md_text(sb, "<img src=x> *bold*")  ->   \<img src=x\> \*bold\*
  *
  * md_code() fences the string with more backticks than it holds; inside a
- * code span HTML is text.  md_text() backslash-escapes every ASCII
- * punctuation character (CommonMark allows it of each).  Both turn line
+ * code span HTML is text.  md_text() backslash-escapes the characters that
+ * open inline markup (emphasis, code, links, HTML, entities).  Both turn line
  * breaks into spaces.  With `pipes`, '|' is escaped for a table row we write
  * ourselves (table_print_markdown() escapes its cells itself).
  */

@@ -38,7 +38,7 @@ test_expect 'shdb cmp --format=markdown: every string fenced or escaped' '
 	{ rec "$EVIL" ok 12; rec "$EVIL2" error 10; rec "y/gained<b>.frag" ok 4; } >after.jsonl &&
 	$SHDB cmp --format=markdown before.jsonl after.jsonl >out.md &&
 	perl md-check.pl out.md &&
-	grep -qF "| \\<b\\>bold\\<\\/b\\> (\`<b>bold</b>\`) | 1 | 1 |" out.md &&
+	grep -qF "| \\<b\\>bold\\</b\\> (\`<b>bold</b>\`) | 1 | 1 |" out.md &&
 	grep -qF "| \`inst\` | HURT | \`\`a\`b <img src=x onerror=alert(1)>\\|c.frag frag<i>ment a6\\|30\`\` |" out.md &&
 	grep -qF -e "- \`\`\` \`\`|d <b>.frag frag<i>ment a6|30 \`\`\`: ok → error (newly failing)" out.md &&
 	grep -qF -e "- \`\`x/lost\`.frag\`\` frag\\<i\\>ment a6|30" out.md
