@@ -188,6 +188,15 @@ static void warn_stat_sets(const struct comparison *c)
 	}
 }
 
+/* Targets a run names (records without a target aside). */
+static size_t named_targets(const struct names *t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < t->list.len; i++)
+		n += *t->list.data[i] != '\0';
+	return n;
+}
+
 /* A run without targets (a Mesa shader-db log) meets a run of several
  * targets nowhere: say how to choose one. */
 static void warn_targets(const struct comparison *c)
@@ -195,9 +204,8 @@ static void warn_targets(const struct comparison *c)
 	const struct names *b = &c->before->targets, *a = &c->after->targets;
 	if (c->pairs.len || !b->list.len || !a->list.len)
 		return;
-	bool b_none = b->list.len == 1 && !*b->list.data[0];
-	bool a_none = a->list.len == 1 && !*a->list.data[0];
-	if (b_none != a_none && (b_none ? a : b)->list.len > 1)
+	bool b_none = !named_targets(b), a_none = !named_targets(a);
+	if (b_none != a_none && named_targets(b_none ? a : b) > 1)
 		warning("the records of %s name no target and %s has several: choose the one to compare "
 			"with --target", (b_none ? c->before : c->after)->label,
 			(b_none ? c->after : c->before)->label);

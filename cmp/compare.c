@@ -42,21 +42,52 @@ static long *translate_stages(const struct names *from, const struct names *to)
 	return map;
 }
 
-/* A run whose records name no target (a Mesa shader-db log) against a run
- * of one target (shdb run -t a630, or --target a630): they meet on it. */
-static long *translate_targets(const struct names *from, const struct names *to)
+/* The id of the one target a run names (records without a target aside),
+ * or -1 when it names none or several. */
+static long single_target(const struct names *t)
 {
-	long *map = translate(from, to);
-	if (from->list.len == 1 && to->list.len == 1 &&
-	    (!*from->list.data[0] || !*to->list.data[0]))
-		map[0] = 0;
-	return map;
+	long found = -1;
+	for (size_t i = 0; i < t->list.len; i++) {
+		if (!*t->list.data[i])
+			continue;
+		if (found >= 0)
+			return -1;
+		found = (long)i;
+	}
+	return found;
 }
 
-/* The before run's stage, target and path ids in the after run. */
+/* The id of "" (records without a target: a Mesa log's, a front-end
+ * failure's), or -1. */
+static long no_target(const struct names *t)
+{
+	return names_find(t, "", 0);
+}
+
+/* The before run's stage, target and path ids in the after run.  `bare` is
+ * the after run's "" for a before record without a target whose mapped
+ * target has no record (a front-end failure in a run of one target). */
 struct id_maps {
 	long *stage, *target, *path;
+	long bare;
 };
+
+/* A run whose records name no target (a Mesa shader-db log) against a run
+ * of one target (shdb run -t a630, or --target a630; its records without a
+ * target, front-end failures, aside): they meet on it. */
+static void translate_targets(const struct names *from, const struct names *to, struct id_maps *m)
+{
+	long fb = no_target(from), tb = no_target(to);
+	long fn = single_target(from), tn = single_target(to);
+	m->target = translate(from, to);
+	m->bare = -1;
+	if (fb >= 0 && from->list.len == 1 && tn >= 0) {
+		m->target[fb] = tn;
+		m->bare = tb;
+	} else if (tb >= 0 && to->list.len == 1 && fn >= 0) {
+		m->target[fn] = tb;
+	}
+}
 
 /* The after row of a before row, or -1. */
 static long match_row(const struct run *b, const struct run *a, const struct id_maps *m, size_t row)
@@ -65,14 +96,18 @@ static long match_row(const struct run *b, const struct run *a, const struct id_
 	long stage = m->stage[r->stage], target = m->target[r->target], path = m->path[r->path];
 	if (stage < 0 || target < 0 || path < 0)
 		return -1;
-	return run_find(a, (uint32_t)path, (uint32_t)stage, (uint32_t)target);
+	long found = run_find(a, (uint32_t)path, (uint32_t)stage, (uint32_t)target);
+	if (found < 0 && m->bare >= 0)
+		found = run_find(a, (uint32_t)path, (uint32_t)stage, (uint32_t)m->bare);
+	return found;
 }
 
 static void match(struct comparison *c)
 {
 	const struct run *b = c->before, *a = c->after;
-	struct id_maps m = { translate_stages(&b->stages, &a->stages),
-			     translate_targets(&b->targets, &a->targets), translate(&b->paths, &a->paths) };
+	struct id_maps m = { .stage = translate_stages(&b->stages, &a->stages),
+			     .path = translate(&b->paths, &a->paths) };
+	translate_targets(&b->targets, &a->targets, &m);
 	bitset_word *matched = xcalloc(BITSET_WORDS(a->rows.len) + 1, sizeof(bitset_word));
 	array_reserve(&c->pairs, b->rows.len);
 	for (size_t row = 0; row < b->rows.len; row++) {

@@ -120,6 +120,20 @@ test_expect 'a Mesa shader-db log meets a shdb run: FRAG is fragment, the run'"'
 	grep -q "name no target and all has several: choose the one to compare with --target" err
 '
 
+test_expect 'a Mesa log meets a run of several targets once --target picks one, front-end failures and all' '
+	mkdir -p logm && cp $SRCDIR/shaders/lighting/blinn.frag $SRCDIR/shaders/lighting/toon.frag logm/ &&
+	printf "#version 450\nvoid main() { syntax error }\n" >logm/bad.frag &&
+	(cd logm && for f in blinn.frag toon.frag; do $SHDB compile -t a630 --shaderdb $f || exit 1; done) >m.log &&
+	$SHDB run -q -j1 -t a630,a750 -o multi logm >/dev/null 2>&1 &&
+	$SHDB cmp -s -m inst --target a630 m.log multi >out 2>err &&
+	grep -q "in both 2 (2 ok in both), affected 0; lost 0, gained 1" out &&
+	! grep -q warning err &&
+	$SHDB cmp -s -m inst --target a750 multi m.log >out 2>err &&
+	grep -q "in both 2 (2 ok in both), affected .; lost 1, gained 0" out &&
+	$SHDB cmp -s -m inst m.log multi >out 2>err &&
+	grep -q "name no target and multi has several" err
+'
+
 # stp appearing in five shaders: report.py counts each change from 0 as a
 # relative change of 0; shdb keeps its verdict but does not print 0% … 0%.
 from_zero_runs() {
