@@ -149,6 +149,22 @@ static void add_file(struct inputs *in, uint32_t root, const char *rel,
 					    .skip = skip, .m = e });
 }
 
+/* The root a file of `root` compiles in, and the path its records carry:
+ * with several inputs, the current folder and "arg/rel". */
+static uint32_t files_root(struct inputs *in);
+
+static void add_walked(struct inputs *in, uint32_t root, const char *rel, const struct stat *st)
+{
+	const struct input_root *r = &in->roots.data[root];
+	const struct manifest_entry *e = lookup(in, r->manifest_prefix, rel);
+	if (!*r->path_prefix) {
+		add_file(in, root, rel, e, st, false);
+		return;
+	}
+	add_file(in, files_root(in), arena_printf(&in->arena, "%s%s", r->path_prefix, rel), e, st,
+		 false);
+}
+
 /* Record a directory as walked; false (and a warning) if it already was. */
 static bool first_visit(struct inputs *in, const struct stat *st, const char *shown)
 {
@@ -194,11 +210,11 @@ static void walk(struct inputs *in, uint32_t root, int dirfd, const char *prefix
 					  : arena_strdup(&in->arena, name);
 		struct stat st;
 		if (fstatat(dirfd, name, &st, 0) < 0) {
-			add_file(in, root, rel, lookup(in, r->manifest_prefix, rel), NULL, false);
+			add_walked(in, root, rel, NULL);
 			continue;
 		}
 		if (!S_ISDIR(st.st_mode)) {
-			add_file(in, root, rel, lookup(in, r->manifest_prefix, rel), &st, false);
+			add_walked(in, root, rel, &st);
 			continue;
 		}
 		struct strbuf shown = STRBUF_INIT;
@@ -220,18 +236,38 @@ static void walk(struct inputs *in, uint32_t root, int dirfd, const char *prefix
 }
 
 /* The root that holds files named on the command line: the current folder. */
-static uint32_t files_root(struct inputs *in, int *cwd_root)
+static uint32_t files_root(struct inputs *in)
 {
-	if (*cwd_root < 0) {
-		*cwd_root = (int)in->roots.len;
+	if (in->cwd_root < 0) {
+		in->cwd_root = (int)in->roots.len;
 		array_push(&in->roots, (struct input_root){
-			.arg = ".", .is_file = true,
+			.arg = ".", .path_prefix = "", .is_file = true,
 			.dirfd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) });
 	}
-	return (uint32_t)*cwd_root;
+	return (uint32_t)in->cwd_root;
 }
 
-static int add_arg(struct inputs *in, const char *arg, int *cwd_root, struct strbuf *err)
+/* A path as given, tidied: no "./" in front, no repeated or trailing '/';
+ * "." is "". */
+static char *tidy_path(struct arena *a, const char *arg)
+{
+	char *out = arena_strdup(a, arg), *w = out;
+	const char *p = arg;
+	while (p[0] == '.' && p[1] == '/')
+		for (p += 2; *p == '/'; p++)
+			;
+	if (!strcmp(p, "."))
+		p++;
+	for (; *p; p++)
+		if (*p != '/' || (w == out ? true : w[-1] != '/'))
+			*w++ = *p;
+	if (w > out + 1 && w[-1] == '/')
+		w--;
+	*w = '\0';
+	return out;
+}
+
+static int add_arg(struct inputs *in, const char *arg, struct strbuf *err)
 {
 	struct stat st;
 	char real[PATH_MAX];
@@ -241,17 +277,13 @@ static int add_arg(struct inputs *in, const char *arg, int *cwd_root, struct str
 			strbuf_addf(err, "cannot read '%s': %s", arg, strerror(errno));
 			return -1;
 		}
-		const char *p = arg[0] == '.' && arg[1] == '/' ? arg + 2 : arg;
-		add_file(in, files_root(in, cwd_root), arena_strdup(&in->arena, p),
-			 lookup_named(in, arg), NULL, true);
+		add_file(in, files_root(in), tidy_path(&in->arena, arg), lookup_named(in, arg), NULL,
+			 true);
 		return 0;
 	}
 	if (!S_ISDIR(st.st_mode)) {
-		const char *p = arg;
-		while (p[0] == '.' && p[1] == '/')
-			p += 2;
-		add_file(in, files_root(in, cwd_root), arena_strdup(&in->arena, p),
-			 lookup_named(in, arg), &st, true);
+		add_file(in, files_root(in), tidy_path(&in->arena, arg), lookup_named(in, arg), &st,
+			 true);
 		return 0;
 	}
 	if (!first_visit(in, &st, arg))
@@ -264,8 +296,11 @@ static int add_arg(struct inputs *in, const char *arg, int *cwd_root, struct str
 	const char *prefix = NULL;
 	if (in->manifest && realpath(arg, real))
 		prefix = relative_to(&in->arena, real, in->manifest->dir);
-	array_push(&in->roots, (struct input_root){ .arg = arg, .dirfd = fd,
-						    .manifest_prefix = prefix });
+	const char *path_prefix = in->as_given ? tidy_path(&in->arena, arg) : "";
+	if (*path_prefix && strcmp(path_prefix, "/"))
+		path_prefix = arena_printf(&in->arena, "%s/", path_prefix);
+	array_push(&in->roots, (struct input_root){ .arg = arg, .path_prefix = path_prefix,
+						    .dirfd = fd, .manifest_prefix = prefix });
 	walk(in, (uint32_t)in->roots.len - 1, fd, "");
 	return 0;
 }
@@ -277,22 +312,15 @@ static int cmp_jobs(const void *a, const void *b)
 	return c ? c : (x->root > y->root) - (x->root < y->root);
 }
 
-/* Sort; drop a file named twice; warn about one path from two inputs. */
+/* Sort; a path met twice is one file (named twice, or named and walked):
+ * paths are relative to one folder, or each starts with its input. */
 static void sort_jobs(struct inputs *in)
 {
 	qsort(in->jobs.data, in->jobs.len, sizeof(struct job), cmp_jobs);
 	size_t n = 0;
-	for (size_t i = 0; i < in->jobs.len; i++) {
-		struct job *j = &in->jobs.data[i];
-		if (n && !strcmp(in->jobs.data[n - 1].path, j->path)) {
-			if (in->jobs.data[n - 1].root == j->root)
-				continue;
-			warning("'%s' comes from two inputs ('%s' and '%s'): their records share "
-				"one path", j->path, in->roots.data[in->jobs.data[n - 1].root].arg,
-				in->roots.data[j->root].arg);
-		}
-		in->jobs.data[n++] = *j;
-	}
+	for (size_t i = 0; i < in->jobs.len; i++)
+		if (!n || strcmp(in->jobs.data[n - 1].path, in->jobs.data[i].path))
+			in->jobs.data[n++] = in->jobs.data[i];
 	in->jobs.len = n;
 }
 
@@ -300,16 +328,18 @@ int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
 		   const struct input_filter *f, const struct manifest *manifest,
 		   enum shader_stage forced_stage, struct strbuf *err)
 {
-	int cwd_root = -1, ret = 0;
+	int ret = 0;
 
 	memset(in, 0, sizeof(*in));
 	arena_init(&in->arena);
+	in->cwd_root = -1;
+	in->as_given = nargs > 1;
 	in->filter = f;
 	in->manifest = manifest;
 	in->forced_stage = forced_stage;
 	in->md = pcre2_match_data_create(1, NULL);
 	for (size_t i = 0; i < nargs && !ret; i++)
-		ret = add_arg(in, args[i], &cwd_root, err);
+		ret = add_arg(in, args[i], err);
 	pcre2_match_data_free(in->md);
 	in->md = NULL;
 	strmap_release(&in->seen_dirs);

@@ -4,6 +4,10 @@
  * canonical order.
  *
  * Rules (README, "shdb run"):
+ *  - one input folder: paths are relative to it; several inputs: every path
+ *    starts with its input as given (Mesa's runner keeps the path as given),
+ *    so two folders' 1.shader_test stay apart, and their files compile from
+ *    the current folder under that path (messages name it);
  *  - a directory is walked recursively, entries sorted; names starting with '.'
  *    are left out; a directory already walked (same device and inode: a
  *    symbolic-link loop, or two links to one folder) is walked once, with a
@@ -14,8 +18,8 @@
  *  - a file named on the command line always gets records: `skipped` with the
  *    reason when it is not a shader;
  *  - devices, FIFOs and sockets are `skipped` (reading one could block);
- *  - canonical order: by `path` (bytes, as `LC_ALL=C sort`), then by the input's
- *    position on the command line.
+ *  - canonical order: by `path` (bytes, as `LC_ALL=C sort`); a path met twice
+ *    is one file (named twice, or named and walked) and runs once.
  *
  * Memory: the paths of the jobs (not the files) are held, in one arena.
  */
@@ -44,6 +48,7 @@ enum skip_reason {
 
 struct input_root {
 	const char *arg;	/* as given */
+	const char *path_prefix;	/* "arg/" before its files' paths (several inputs), or "" */
 	bool is_file;		/* a file named on the command line */
 	int dirfd;		/* directory the job paths are relative to */
 	const char *manifest_prefix;	/* root's folder relative to the manifest's, or NULL */
@@ -76,6 +81,8 @@ struct inputs {
 	enum shader_stage forced_stage;	/* --stage, or STAGE_NONE */
 	const struct input_filter *filter;
 	pcre2_match_data *md;
+	bool as_given;		/* several inputs: paths start with the input */
+	int cwd_root;		/* the root of named files (the current folder), or -1 */
 };
 
 /*

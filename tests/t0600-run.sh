@@ -62,6 +62,23 @@ test_expect 'named files: a shader, an unknown kind, a FIFO' '
 	grep -q "\"path\":\"pipe.frag\",.*\"status\":\"skipped\",\"message\":\"not a regular file\"" named/stats.jsonl
 '
 
+test_expect 'several inputs: each path starts with its input as given, so none collide' '
+	mkdir -p h1 h2/sub && cp $SRCDIR/shaders/lighting/blinn.frag h1/1.frag &&
+	cp $SRCDIR/shaders/lighting/toon.frag h2/1.frag &&
+	echo "void main() { undeclared(); }" >h2/sub/bad.frag &&
+	$SHDB run -q -t a630 -o two h1 ./h2/ 2>err &&
+	cut -d\" -f4 two/stats.jsonl >paths &&
+	printf "%s\n" h1/1.frag h2/1.frag h2/sub/bad.frag >want && test_cmp want paths &&
+	grep -q "\"message\":\"h2/sub/bad.frag:1:" two/stats.jsonl &&
+	$SHDB stats -s two >st 2>err && ! grep -q duplicate err &&
+	grep -q "^all: 3 records" st &&
+	$SHDB run -q -t a630 -o twoinc --include "^h2/" h1 h2 &&
+	cut -d\" -f4 twoinc/stats.jsonl >paths &&
+	printf "%s\n" h2/1.frag h2/sub/bad.frag >want && test_cmp want paths &&
+	$SHDB run -q -t a630 -o single h2 && cut -d\" -f4 single/stats.jsonl >paths &&
+	printf "%s\n" 1.frag sub/bad.frag >want && test_cmp want paths
+'
+
 test_expect 'run.json says what ran' '
 	for key in "\"status\": \"complete\"" "\"files\": 7" "\"records\": 7" "\"label\": \"out\"" \
 		   "\"corpus_roots\"" "\"targets\"" "\"a750\"" "\"start\"" "\"end\"" "\"host\"" \
