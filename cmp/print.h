@@ -47,5 +47,11 @@ const char *direction_color(const struct stat_info *info, double before, double 
 const char *better_text(const struct stat_info *info);
 /* "helped", "HURT", "inconclusive" or "" */
 const char *verdict_word(enum verdict v);
+/* The verdict with what an inconclusive one rests on: "inconclusive (value CI
+ * contains 0)", "helped" … */
+const char *verdict_brief(enum verdict v);
+/* Both 95% intervals the verdict rests on, value then %-change:
+ * "-22.41 … +12.01 (+0.18% … +14.62%)"; "" without intervals. */
+void fmt_intervals(struct strbuf *sb, const struct stat_cmp *s);
 
 #endif

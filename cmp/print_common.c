@@ -130,3 +130,32 @@ const char *verdict_word(enum verdict v)
 	}
 	return "";
 }
+
+const char *verdict_brief(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_INCONCLUSIVE_VALUE:
+		return "inconclusive (value CI contains 0)";
+	case VERDICT_INCONCLUSIVE_REL:
+		return "inconclusive (%-change CI contains 0)";
+	case VERDICT_INCONCLUSIVE_DISAGREE:
+		return "inconclusive (value and %-change CIs disagree)";
+	default:
+		return verdict_word(v);
+	}
+}
+
+void fmt_intervals(struct strbuf *sb, const struct stat_cmp *s)
+{
+	if (!s->has_ci)
+		return;
+	strbuf_addf(sb, "%+.2f … %+.2f (", s->ci_value.lo, s->ci_value.hi);
+	if (s->ci_rel_undefined) {
+		strbuf_addstr(sb, "%-change n/a: all from 0)");
+		return;
+	}
+	fmt_pct(sb, s->ci_rel.lo);
+	strbuf_addstr(sb, " … ");
+	fmt_pct(sb, s->ci_rel.hi);
+	strbuf_addch(sb, ')');
+}

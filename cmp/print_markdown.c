@@ -3,9 +3,9 @@
  *
  *	**shdb cmp** `before` → `after`: 7 shaders in both, 4 affected; lost 1, gained 1.
  *
- *	| Statistic | Before | After | Change | Helped | Hurt | 95% CI of mean change | Verdict |
+ *	| Statistic | Before | After | Change | Helped | Hurt | 95% CI of mean change: value (%-change) | Verdict |
  *	| :-- | --: | --: | --: | --: | --: | :-- | :-- |
- *	| Instructions (`inst`) | 420 | 407 | -3.10% | 3 | 1 | -12.01% … +4.84% | inconclusive |
+ *	| Instructions (`inst`) | 420 | 407 | -3.10% | 3 | 1 | -12.56 … +6.06 (-12.01% … +4.84%) | inconclusive (value CI contains 0) |
  *
  * then, folded in <details>, the most helped and hurt shaders per statistic,
  * status changes, lost and gained shaders, and the totals per target and app.
@@ -75,17 +75,9 @@ static void headline(struct md_ctx *m)
 
 static void ci_cell(struct md_ctx *m, struct text_table *t, const struct stat_cmp *s)
 {
-	if (!s->has_ci) {
-		table_add(t, NULL, "%s", "");
-		return;
-	}
-	if (s->ci_rel_undefined) {
-		table_add(t, NULL, "%s", "n/a (from 0)");
-		return;
-	}
-	md_pct(&m->a, s->ci_rel.lo);
-	md_pct(&m->b, s->ci_rel.hi);
-	table_add(t, NULL, "%s … %s", m->a.buf, m->b.buf);
+	strbuf_reset(&m->a);
+	fmt_intervals(&m->a, s);
+	table_add(t, NULL, "%s", m->a.buf);
 }
 
 static void summary_table(struct md_ctx *m)
@@ -93,7 +85,7 @@ static void summary_table(struct md_ctx *m)
 	struct text_table t;
 	table_init(&t, "lrrrrrll");
 	const char *titles[] = { "Statistic", "Before", "After", "Change", "Helped", "Hurt",
-				 "95% CI of mean change", "Verdict" };
+				 "95% CI of mean change: value (%-change)", "Verdict" };
 	for (size_t i = 0; i < 8; i++)
 		table_add(&t, NULL, "%s", titles[i]);
 	for (size_t i = 0; i < m->c->stats.len; i++) {
@@ -112,7 +104,7 @@ static void summary_table(struct md_ctx *m)
 		table_add(&t, NULL, "%zu", s->helped.len);
 		table_add(&t, NULL, "%zu", s->hurt.len);
 		ci_cell(m, &t, s);
-		table_add(&t, NULL, "%s", verdict_word(s->verdict));
+		table_add(&t, NULL, "%s", verdict_brief(s->verdict));
 	}
 	fputc('\n', m->out);
 	if (table_rows(&t) > 1)

@@ -95,11 +95,7 @@ static void alert_row(struct page *p, const struct report *r, const struct scope
 			     "<td class=\"n\">%zu / %zu</td>",
 		    N(p, b), N(p, f), change_class(sc->info->higher_better, b, f),
 		    b == f ? "." : P(p, rel_change(b, f)), sc->helped.len, sc->hurt.len);
-	if (sc->ci_rel_undefined)
-		strbuf_addstr(&p->out, "<td class=\"n\">n/a (from 0)</td>");
-	else
-		strbuf_addf(&p->out, "<td class=\"n\">%s … %s</td>", P(p, sc->ci_rel.lo),
-			    P(p, sc->ci_rel.hi));
+	intervals_cell(p, sc);
 	strbuf_addf(&p->out, "<td class=\"%s\">%s</td>", verdict_class(sc->verdict),
 		    verdict_word(sc->verdict));
 	if (hurt)
@@ -131,8 +127,8 @@ static void alerts(struct page *p, const struct report *r)
 	}
 	strbuf_addstr(&p->out, "<table id=\"alert-table\">\n<tr><th>Scope</th><th>Statistic</th>"
 			       "<th class=\"n\">Total</th><th class=\"n\">Change</th>"
-			       "<th class=\"n\">Helped / hurt</th><th class=\"n\">95% CI of mean change"
-			       "</th><th>Verdict</th><th>First seen (regressed shaders)</th></tr>\n");
+			       "<th class=\"n\">Helped / hurt</th><th class=\"n\">95% CI of mean change: "
+			       "value (%-change)</th><th>Verdict</th><th>First seen (regressed shaders)</th></tr>\n");
 	for (int pass = 0; pass < 2; pass++)	/* regressions first */
 		for (size_t i = 0; i < r->scopes.len; i++) {
 			const struct scope *s = r->scopes.data[i];

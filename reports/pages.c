@@ -72,17 +72,16 @@ void comparison_line(struct page *p, const struct scope *s)
 	strbuf_addstr(&p->out, ".</p>\n");
 }
 
-static void ci_cell(struct page *p, const struct stat_cmp *sc)
+void intervals_cell(struct page *p, const struct stat_cmp *sc)
 {
 	if (!sc->has_ci) {
 		strbuf_addstr(&p->out, "<td class=\"muted\">—</td>");
 		return;
 	}
-	if (sc->ci_rel_undefined)
-		strbuf_addstr(&p->out, "<td class=\"n\">n/a (from 0)</td>");
-	else
-		strbuf_addf(&p->out, "<td class=\"n\">%s … %s</td>", P(p, sc->ci_rel.lo),
-			    P(p, sc->ci_rel.hi));
+	struct strbuf sb = STRBUF_INIT;
+	fmt_intervals(&sb, sc);
+	strbuf_addf(&p->out, "<td class=\"n\">%s</td>", E(p, sb.buf));
+	strbuf_release(&sb);
 }
 
 static void stat_row(struct page *p, const struct scope *s, const struct stat_cmp *sc)
@@ -101,9 +100,9 @@ static void stat_row(struct page *p, const struct scope *s, const struct stat_cm
 			     "<td class=\"n bad\">%zu</td>",
 		    change_class(sc->info->higher_better, b, a), b == a ? "." : P(p, rel_change(b, a)),
 		    sc->helped.len, sc->hurt.len);
-	ci_cell(p, sc);
+	intervals_cell(p, sc);
 	strbuf_addf(&p->out, "<td class=\"%s\">%s</td></tr>\n", verdict_class(sc->verdict),
-		    verdict_word(sc->verdict));
+		    E(p, verdict_brief(sc->verdict)));
 }
 
 void comparison_table(struct page *p, const struct scope *s)
@@ -117,7 +116,8 @@ void comparison_table(struct page *p, const struct scope *s)
 		strbuf_addstr(&p->out, "<table class=\"cmp\">\n<tr><th>Statistic</th><th class=\"n\">Before"
 				       "</th><th class=\"n\">After</th><th class=\"n\">Change</th>"
 				       "<th class=\"n\">Helped</th><th class=\"n\">Hurt</th>"
-				       "<th class=\"n\">95% CI of mean change</th><th>Verdict</th></tr>\n");
+				       "<th class=\"n\">95% CI of mean change: value (%-change)</th>"
+				       "<th>Verdict</th></tr>\n");
 		for (size_t k = 0; k < c->stats.len; k++)
 			if (c->stats.data[k].helped.len || c->stats.data[k].hurt.len)
 				stat_row(p, s, &c->stats.data[k]);

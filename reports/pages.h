@@ -18,6 +18,9 @@ const char *run_ref(struct page *p, const struct report *r, long i);
 /* "helped", "HURT", "inconclusive", "" and its CSS class. */
 const char *verdict_class(enum verdict v);
 
+/* The cell of both 95% intervals a verdict rests on (value, then %-change). */
+void intervals_cell(struct page *p, const struct stat_cmp *sc);
+
 /* Where the regressed shaders of an alert were first as bad as now: per
  * history run (ascending), how many.  Returns the number of runs listed. */
 struct first_seen {

@@ -152,12 +152,26 @@ test_expect 'a statistic whose every change starts from 0: relative figures n/a,
 	grep -q "%-change n/a (all from 0)" out &&
 	grep -q "are HURT" out &&
 	$SHDB cmp --stat stp --format=markdown before.jsonl after.jsonl >md &&
-	grep -q "| n/a (from 0) | HURT |" md &&
+	grep -q "| +[0-9.]* … +[0-9.]* (%-change n/a: all from 0) | HURT |" md &&
 	$SHDB cmp --stat stp --format=json before.jsonl after.jsonl >j &&
 	perl -MJSON::PP -e "local \$/; my \$s = decode_json(<STDIN>)->{statistics}[0];
 		exit !(\$s->{ci95}{rel_undefined} && \$s->{hurt}{rel_undefined})" <j &&
 	$SHDB cmp --stat stp --format=reportpy before.jsonl after.jsonl >rp &&
 	grep -q "stp %-change: 0.00% 0.00%" rp
+'
+
+# Four small shaders grow by 1 (+10%), a large one shrinks by 30 (-3%): the
+# %-change interval lies above 0, the value interval contains it.
+test_expect 'markdown shows the interval the verdict rests on, and why it is inconclusive' '
+	for i in 1 2 3 4; do
+		printf "{\"path\":\"s%d.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":10}}\n" $i >>vb.jsonl
+		printf "{\"path\":\"s%d.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":11}}\n" $i >>va.jsonl
+	done &&
+	echo "{\"path\":\"big.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":1000}}" >>vb.jsonl &&
+	echo "{\"path\":\"big.frag\",\"stage\":\"fragment\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"inst\":970}}" >>va.jsonl &&
+	$SHDB cmp --format=markdown vb.jsonl va.jsonl >md &&
+	grep -q "| 95% CI of mean change: value (%-change) | Verdict |" md &&
+	grep -q "| -[0-9.]* … +[0-9.]* (+[0-9.]*% … +[0-9.]*%) | inconclusive (value CI contains 0) |" md
 '
 
 test_done
