@@ -238,7 +238,17 @@ static int summarize_and_print(struct stats_cli *cli, const struct run *run)
 		die("%s", err.buf);
 	struct threshold *thresholds = xcalloc(cli->fail_on.len + 1, sizeof(*thresholds));
 	struct threshold_check *checks = xcalloc(cli->fail_on.len + 1, sizeof(*checks));
-	bool crossed = check_all(&s, &cli->fail_on, thresholds, checks);
+	/* --fail-on may name a statistic that -m leaves out of what is shown:
+	 * thresholds are checked on every statistic */
+	struct run_summary every, *checked = &s;
+	struct summary_options every_opts = { .by = BY_NONE, .top = 1 };
+	if (cli->fail_on.len && cli->opts.nstats) {
+		summarize_run(&every, run, &every_opts, &err);	/* every column: no error */
+		checked = &every;
+	}
+	bool crossed = check_all(checked, &cli->fail_on, thresholds, checks);
+	if (checked != &s)
+		run_summary_release(&every);
 	print(cli, &s, checks);
 	fflush(stdout);
 	for (size_t i = 0; i < cli->fail_on.len; i++)

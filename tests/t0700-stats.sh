@@ -47,6 +47,16 @@ test_expect '--fail-on: status counts, totals, one shader' '
 	grep -q "without %" err
 '
 
+test_expect '--fail-on checks its statistic whatever -m shows' '
+	expect_status 1 $SHDB stats -s -m inst --fail-on "shader:full>=20" $R/main >out 2>err &&
+	grep -q "fail-on .shader:full>=20.: app1/b.comp compute: full = 20" err &&
+	! grep -q "^full " out &&
+	expect_status 1 $SHDB stats -m inst --fail-on "full>1" $R/main >out 2>err &&
+	grep -q "fail-on .full>1.: total full is" err &&
+	expect_status 2 $SHDB stats -m inst --fail-on "nosuch>1" $R/main >out 2>err &&
+	grep -q "nosuch" err
+'
+
 test_expect 'usage errors exit 2' '
 	expect_status 2 $SHDB stats 2>err && grep -q "^usage: shdb stats" err &&
 	expect_status 2 $SHDB stats --by app $R/main 2>err &&

@@ -73,6 +73,16 @@ test_expect '--fail-on: per shader, and counts' '
 	grep -q "fail-on .crashing>0.: 1 crashing" err && ! grep -q "lost>5" err
 '
 
+test_expect '--fail-on checks its statistic whatever -m compares' '
+	expect_status 1 $SHDB cmp -m inst --fail-on "shader:full>=+2" $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "fail-on .shader:full>=+2.: app1/b.comp compute a740: full changed by +7" err &&
+	! grep -q "^full " out &&
+	expect_status 1 $SHDB cmp -s -m inst --fail-on "full>+10%" $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "full in shared programs changed by +14.52%" err &&
+	expect_status 2 $SHDB cmp -m inst --fail-on "nosuch>1" $R/main $R/topic.jsonl >out 2>err &&
+	grep -q "no statistic .nosuch. in both runs" err
+'
+
 test_expect '--fail-on in JSON output' '
 	$SHDB cmp --format=json --fail-on "inst<0" $R/main $R/topic.jsonl >out 2>err;
 	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>);
