@@ -22,7 +22,7 @@ static const char usage[] =
 	"\n"
 	"  -m, --stat LIST       statistics to compare, comma-separated (default: all in both)\n"
 	"      --target LIST     only these targets\n"
-	"  -S, --stage LIST      only these stages, as the inputs spell them (fragment, FRAG)\n"
+	"  -S, --stage LIST      only these stages, in any spelling (FRAG, frag, fragment)\n"
 	"      --exclude GLOB    leave out shaders whose path matches (repeatable)\n"
 	"      --ignore-loops    also compare shaders whose loop count changed\n"
 	"  -c, --changes-only    only statistics that changed\n"

@@ -22,7 +22,7 @@ static const char usage[] =
 	"  -m, --stat LIST       statistics to show, comma-separated (default: all); the\n"
 	"                        first one ranks the largest shaders and the histogram\n"
 	"      --target LIST     only these targets\n"
-	"  -S, --stage LIST      only these stages, as the input spells them\n"
+	"  -S, --stage LIST      only these stages, in any spelling (FRAG, frag, fragment)\n"
 	"      --exclude GLOB    leave out shaders whose path matches (repeatable)\n"
 	"      --by WHAT         group by target,stage (default), target, stage or none\n"
 	"  -s, --summary         all records only: no groups, no list of shaders\n"

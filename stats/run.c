@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler/stage.h"
 #include "compiler/util/file.h"
 
 /* ---- columns ---- */
@@ -153,13 +154,30 @@ static bool in_list(const char *const *list, size_t n, struct span s)
 	return false;
 }
 
+/* A stage in any spelling: "FRAG" (a Mesa log), "frag" or "fragment". */
+static bool stage_in_list(const char *const *list, size_t n, struct span s)
+{
+	if (in_list(list, n, s))
+		return true;
+	char name[32];
+	if (s.len >= sizeof(name))
+		return false;
+	memcpy(name, s.p, s.len);
+	name[s.len] = '\0';
+	enum shader_stage stage = stage_from_name(name);
+	for (size_t i = 0; i < n && stage != STAGE_NONE; i++)
+		if (stage_from_name(list[i]) == stage)
+			return true;
+	return false;
+}
+
 static bool filtered_out(const struct record_filter *f, const struct record *r)
 {
 	if (!f)
 		return false;
 	/* a record that names no target (a Mesa log's, a fossilize CSV's)
 	 * passes --target: it is whichever target the log was made for */
-	if ((f->nstages && !in_list(f->stages, f->nstages, r->stage)) ||
+	if ((f->nstages && !stage_in_list(f->stages, f->nstages, r->stage)) ||
 	    (f->ntargets && r->target.len && !in_list(f->targets, f->ntargets, r->target)))
 		return true;
 	if (!f->nexcludes)

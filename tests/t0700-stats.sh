@@ -57,6 +57,17 @@ test_expect '--fail-on checks its statistic whatever -m shows' '
 	grep -q "nosuch" err
 '
 
+test_expect '-S takes a stage in any spelling: FRAG, frag or fragment' '
+	$SHDB stats -s -S fragment $R/main >want 2>err &&
+	grep -q "^all: 7 records" want &&
+	for s in FRAG frag; do
+		$SHDB stats -s -S $s $R/main >out 2>err && test_cmp want out && ! test -s err || exit 1
+	done &&
+	$SHDB stats -s -S fragment $TESTS/golden/reportpy/fd-before.txt >want &&
+	$SHDB stats -s -S FRAG $TESTS/golden/reportpy/fd-before.txt >out && test_cmp want out &&
+	grep -q "^all: [1-9][0-9]* records" out
+'
+
 test_expect 'usage errors exit 2' '
 	expect_status 2 $SHDB stats 2>err && grep -q "^usage: shdb stats" err &&
 	expect_status 2 $SHDB stats --by app $R/main 2>err &&

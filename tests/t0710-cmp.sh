@@ -120,6 +120,13 @@ test_expect '--stage, --target and --exclude filter both runs' '
 	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 4)" <out
 '
 
+test_expect '-S takes a stage in any spelling on both sides' '
+	for s in FRAG fragment frag; do
+		$SHDB cmp --format=json -S $s $R/main $R/topic.jsonl >out 2>err &&
+		perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 6)" <out || exit 1
+	done
+'
+
 test_expect 'a Mesa shader-db log meets a shdb run: FRAG is fragment, the run'"'"'s one target is the log'"'"'s' '
 	mkdir -p logc && cp $SRCDIR/shaders/lighting/blinn.frag $SRCDIR/shaders/lighting/toon.frag logc/ &&
 	(cd logc && for f in blinn.frag toon.frag; do $SHDB compile -t a630 --shaderdb $f || exit 1; done) >ir3.log &&
