@@ -35,11 +35,10 @@ double median_sorted(const double *v, size_t n)
 
 double percentile_sorted(const double *v, size_t n, double q)
 {
-	double pos = q / 100.0 * (double)(n - 1);
-	size_t i = (size_t)pos;
-	if (i + 1 >= n)
-		return v[n - 1];
-	return v[i] + (v[i + 1] - v[i]) * (pos - (double)i);
+	double rank = ceil(q / 100.0 * (double)n);	/* 1-based */
+	if (rank < 1)
+		return v[0];
+	return rank >= (double)n ? v[n - 1] : v[(size_t)rank - 1];
 }
 
 /* Sample standard deviation (n - 1 in the denominator), two passes. */

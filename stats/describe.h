@@ -39,7 +39,8 @@ void sort_doubles(double *v, size_t n);
  * middle values (Python's statistics.median). */
 double median_sorted(const double *v, size_t n);
 /* Of data sorted ascending, n >= 1: the q-th percentile (0 <= q <= 100) by
- * linear interpolation between closest ranks (numpy's default). */
+ * nearest rank, the smallest value with at least q% of the data at or below
+ * it: always one of the values, so a percentile of counts is a count. */
 double percentile_sorted(const double *v, size_t n, double q);
 
 struct mean_ci {

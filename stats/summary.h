@@ -4,8 +4,8 @@
  * records that carry it, the count, total, mean and percentiles; the largest
  * shaders by one statistic; a histogram of it.
  *
- * Percentiles interpolate linearly between ranks (numpy's default); the
- * median is the 50th.  The histogram has power-of-two buckets, [0], [1],
+ * Percentiles are by nearest rank (describe.h): each is a value some shader
+ * has, so a count's p90 is a count; the median is the 50th.  The histogram has power-of-two buckets, [0], [1],
  * [2, 3], [4, 7] …, as shader sizes spread over orders of magnitude.
  */
 #ifndef SHDB_STATS_SUMMARY_H

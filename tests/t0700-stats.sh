@@ -68,6 +68,12 @@ test_expect '-S takes a stage in any spelling: FRAG, frag or fragment' '
 	grep -q "^all: [1-9][0-9]* records" out
 '
 
+test_expect 'percentiles are values some shader has: counts stay integers' '
+	$SHDB stats -s -S fragment $R/main >out &&
+	grep -q "^nops " out &&
+	awk "/^statistic/ { on = 1; next } on && NF == 9 && (\$6 ~ /\\./ || \$7 ~ /\\./ || \$8 ~ /\\./) { print; bad = 1 } END { exit bad }" out
+'
+
 test_expect 'usage errors exit 2' '
 	expect_status 2 $SHDB stats 2>err && grep -q "^usage: shdb stats" err &&
 	expect_status 2 $SHDB stats --by app $R/main 2>err &&

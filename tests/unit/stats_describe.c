@@ -42,8 +42,11 @@ static void central_values(void)
 	is_str(f2(mean_of(even, 4)), "4.25", "mean");
 	is_str(f2(percentile_sorted(even, 4, 0)), "1.00", "p0 is the minimum");
 	is_str(f2(percentile_sorted(even, 4, 100)), "10.00", "p100 is the maximum");
-	is_str(f2(percentile_sorted(even, 4, 50)), "3.00", "p50 is the median");
-	is_str(f2(percentile_sorted(even, 4, 90)), "8.20", "p90 interpolates (numpy: 8.2)");
+	is_str(f2(percentile_sorted(even, 4, 50)), "2.00", "p50 by nearest rank: the 2nd of 4");
+	is_str(f2(percentile_sorted(even, 4, 90)), "10.00", "p90 by nearest rank: the 4th of 4, "
+	       "a value of the data (no interpolated 8.2)");
+	is_str(f2(percentile_sorted(even, 4, 25)), "1.00", "p25: the 1st of 4");
+	is_str(f2(percentile_sorted(even, 4, 26)), "2.00", "p26: the 2nd of 4");
 	is_str(f2(percentile_sorted(odd, 1, 90)), "1.00", "a percentile of one value");
 	double unsorted[] = { 5, -1, 3, 3, 0 };
 	sort_doubles(unsorted, 5);
