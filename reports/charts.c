@@ -95,7 +95,7 @@ static int write_data(struct report *r, const char *name, struct strbuf *data)
 	strbuf_addf(&path, "%s/charts/%s", r->opts->out, name);
 	int ret = write_file_atomic(path.buf, data->buf, data->len, &err);
 	if (ret < 0)
-		diag_error(&r->diag, NULL, 0, 0, "%s", err.buf);
+		diag_error(&r->diag, error_progname, 0, 0, "%s", err.buf);
 	strbuf_release(&path);
 	strbuf_release(&err);
 	strbuf_reset(data);
@@ -341,7 +341,7 @@ static bool finish_gnuplot(struct report *r, pid_t pid, const char *dir, const c
 		if (text.len > 600)
 			strbuf_setlen(&text, 600);
 		strbuf_rtrim(&text);
-		diag_error(&r->diag, NULL, 0, 0, "gnuplot failed (%s%d)%s%s", pid <= 0 ? "fork, " :
+		diag_error(&r->diag, error_progname, 0, 0, "gnuplot failed (%s%d)%s%s", pid <= 0 ? "fork, " :
 			   WIFEXITED(status) ? "exit status " : "signal ",
 			   pid <= 0 ? errno : WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
 			   text.len ? ": " : "", text.buf);
@@ -378,7 +378,7 @@ static int write_scripts(struct report *r)
 bool report_charts(struct report *r)
 {
 	if (!in_path("gnuplot")) {
-		diag_error(&r->diag, NULL, 0, 0, "gnuplot is not in PATH: no charts (install it, "
+		diag_error(&r->diag, error_progname, 0, 0, "gnuplot is not in PATH: no charts (install it, "
 			   "e.g. apt-get install gnuplot-nox, or pass --no-charts)");
 		return false;
 	}

@@ -115,6 +115,17 @@ static void make_folder(const char *path)
 		die_status(EXIT_WORK_FAILED, "cannot create '%s': %s", path, strerror(errno));
 }
 
+/* A history that cannot be read at all is a mistake of the command line:
+ * nothing is written (an empty or broken report would hide it). */
+static void need_history(const char *history)
+{
+	DIR *d = opendir(history);
+	if (!d)
+		die_status(EXIT_WORK_FAILED, "cannot read the history '%s': %s", history,
+			   strerror(errno));
+	closedir(d);
+}
+
 static void prepare_out(const char *out)
 {
 	char *marker = join(out, MARKER), *charts = join(out, "charts"), *shaders = join(out, "shaders");
@@ -239,6 +250,7 @@ int cmd_report(int argc, char **argv)
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct report_options o = { .top = 10, .charts = true, .jobs = cpus > 0 ? (int)cpus : 1 };
 	parse_args(&o, argc, argv);
+	need_history(o.history);
 	prepare_out(o.out);
 	struct report r = { .opts = &o, .cmp_opts = { .ignore_loops = o.ignore_loops, .app_depth = 1 },
 			    .diag = DIAG_INIT, .prev = -1, .last = -1 };

@@ -92,7 +92,7 @@ int page_write(struct page *p, const char *path, struct diag *diag)
 	struct strbuf err = STRBUF_INIT;
 	int ret = write_file_atomic(path, p->out.buf, p->out.len, &err);
 	if (ret < 0)
-		diag_error(diag, NULL, 0, 0, "%s", err.buf);
+		diag_error(diag, error_progname, 0, 0, "%s", err.buf);
 	strbuf_release(&err);
 	return ret;
 }

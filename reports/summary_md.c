@@ -166,7 +166,7 @@ int write_summary_md(struct report *r)
 	int ret = r->scopes.len ? last_two(&sb, r) : 0;
 	strbuf_addf(&path, "%s/summary.md", r->opts->out);
 	if (ret < 0 || write_file_atomic(path.buf, sb.buf, sb.len, &err) < 0) {
-		diag_error(&r->diag, NULL, 0, 0, "%s", err.len ? err.buf : "cannot write summary.md");
+		diag_error(&r->diag, error_progname, 0, 0, "%s", err.len ? err.buf : "cannot write summary.md");
 		ret = -1;
 	}
 	strbuf_release(&sb);

@@ -810,7 +810,7 @@ static void setup(struct run *r, struct session *ses)
 	setup_targets(r);
 	if (inputs_collect(&r->in, c->inputs.data, c->inputs.len, &c->filter,
 			   r->have_manifest ? &r->man : NULL, c->opts.stage, &err) < 0)
-		die("%s", err.buf);
+		die_status(EXIT_WORK_FAILED, "%s", err.buf);	/* as compile, stats, cmp */
 	r->settings = settings_json(r);
 	r->ring = xcalloc(WINDOW, sizeof(*r->ring));
 	tally_init(&r->tally);

@@ -273,8 +273,8 @@ int read_input(struct reader *rd, const char *path, enum source_kind kind)
 			strbuf_addf(&err, "cannot read '%s': %s", path, strerror(lr.read_error));
 		ret = lr.read_error ? -1 : 0;
 	}
-	if (ret < 0)
-		diag_error(rd->diag, NULL, 0, 0, "%s", err.buf);
+	if (ret < 0)	/* no location: the program speaks, "shdb: error: …" */
+		diag_error(rd->diag, error_progname, 0, 0, "%s", err.buf);
 	if (lr.buf)
 		line_reader_close(&lr);
 	reader_finish(rd);

@@ -43,6 +43,22 @@ test_expect 'a bad option to a command is a usage error' '
 	expect_status 2 $SHDB targets --frob 2>err && grep -q "usage: shdb targets" err
 '
 
+test_expect 'a bad option: one usage line and where the help is, not the whole help' '
+	for c in compile run stats cmp report targets; do
+		expect_status 2 $SHDB $c --frob 2>err || exit 1
+		grep -q "^shdb $c: unrecognized option .--frob.$" err &&
+		grep -q "^usage: shdb $c " err &&
+		grep -q "^see .shdb $c --help.$" err &&
+		test "$(wc -l <err)" = 3 || { cat err; exit 1; }
+	done
+'
+
+test_expect 'shdb help --help and shdb help help show shdb'"'"'s help' '
+	$SHDB help >want &&
+	$SHDB help --help >out && test_cmp want out &&
+	$SHDB help help >out && test_cmp want out
+'
+
 test_expect 'shdb help of an unknown command is a usage error' '
 	expect_status 2 $SHDB help nosuch 2>err && grep -q "not a shdb command" err
 '

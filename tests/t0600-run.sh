@@ -25,7 +25,12 @@ test_expect 'usage errors exit 2' '
 	expect_status 2 $SHDB run -o out -t a999 corpus 2>err && grep -q "unknown target" err &&
 	expect_status 2 $SHDB run -o out --shard 3/2 corpus 2>err && grep -q "K/N" err &&
 	expect_status 2 $SHDB run -o out --include "(" corpus 2>err && grep -q "include" err &&
-	expect_status 2 $SHDB run -o out nowhere 2>err && grep -q "cannot read .nowhere." err &&
+	test ! -e out
+'
+
+test_expect 'an input that does not exist: exit 1 (as compile, stats, cmp), nothing written' '
+	expect_status 1 $SHDB run -o out nowhere 2>err &&
+	grep -q "^shdb: error: cannot read .nowhere.: No such file or directory$" err &&
 	test ! -e out
 '
 

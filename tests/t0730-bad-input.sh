@@ -54,7 +54,9 @@ test_expect 'empty runs: a warning, an empty report, exit 0' '
 
 test_expect 'what cannot be read at all: exit 1 with the reason' '
 	expect_status 1 $SHDB stats nosuch.jsonl 2>err &&
-	grep -q "cannot read .nosuch.jsonl.: No such file or directory" err &&
+	grep -q "^shdb: error: cannot read .nosuch.jsonl.: No such file or directory$" err &&
+	expect_status 1 $SHDB cmp nosuch.jsonl nosuch.jsonl 2>err &&
+	grep -q "^shdb: error: cannot read .nosuch.jsonl.: No such file or directory$" err &&
 	mkdir notarun && expect_status 1 $SHDB cmp notarun $R/main 2>err &&
 	grep -q "cannot read .notarun/stats.jsonl." err &&
 	printf "hello\nworld\n" >what && expect_status 1 $SHDB stats what 2>err &&

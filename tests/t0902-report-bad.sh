@@ -23,9 +23,13 @@ test_expect 'an empty history: an error, and a page that says so' '
 	grep -q "no runs in the history" out1/index.html
 '
 
-test_expect 'a history that does not exist' '
+test_expect 'a history that does not exist: exit 1, no report written' '
 	expect_status 1 $SHDB report --no-charts nowhere -o out2 >out 2>err &&
-	grep -q "^nowhere: error: cannot read the history: No such file or directory" err && ok_page out2
+	grep -q "^shdb: error: cannot read the history .nowhere.: No such file or directory" err &&
+	test ! -e out2 &&
+	mkdir out2b && echo old >out2b/index.html &&
+	expect_status 1 $SHDB report --no-charts nowhere -o out2b >out 2>err &&
+	grep -q "^old$" out2b/index.html
 '
 
 test_expect 'a malformed run.json: a warning; the run is named after its folder, dated never' '

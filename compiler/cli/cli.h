@@ -21,7 +21,8 @@ struct command {
 
 extern const struct command commands[];
 
-/* Print `usage` and exit: to stdout with 0 for --help, to stderr with 2 otherwise. */
+/* Print `usage` and exit: all of it to stdout with 0 for --help; otherwise its
+ * first line and "see 'shdb CMD --help'" to stderr, with 2. */
 __attribute__((noreturn)) void usage_exit(const char *usage, bool requested);
 
 /* Parse a non-negative integer option value or die with a usage error. */

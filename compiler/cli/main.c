@@ -51,6 +51,10 @@ static int run_command(const struct command *c, int argc, char **argv)
 {
 	if (!c->fn)
 		die("'%s' is not implemented yet", c->name);
+	/* getopt names the program by argv[0]: "shdb cmp: unrecognized option" */
+	char name[64];
+	snprintf(name, sizeof(name), "shdb %s", c->name);
+	argv[0] = name;
 	int status = c->fn(argc, argv);
 	if (fflush(stdout) != 0 || ferror(stdout))
 		die_status(EXIT_WORK_FAILED, "cannot write to standard output");
@@ -77,8 +81,12 @@ int main(int argc, char **argv)
 			print_help(stdout);
 			return 0;
 		}
+		if (!strcmp(argv[2], "help") || !strcmp(argv[2], "--help") || !strcmp(argv[2], "-h")) {
+			print_help(stdout);
+			return 0;
+		}
 		const struct command *c = find_command(argv[2]);
-		if (!c || !strcmp(c->name, "help"))
+		if (!c)
 			die("'%s' is not a shdb command; see 'shdb help'", argv[2]);
 		char *help_argv[] = { argv[2], "--help", NULL };
 		return run_command(c, 2, help_argv);
