@@ -301,7 +301,33 @@ static int add_arg(struct inputs *in, const char *arg, struct strbuf *err)
 		path_prefix = arena_printf(&in->arena, "%s/", path_prefix);
 	array_push(&in->roots, (struct input_root){ .arg = arg, .path_prefix = path_prefix,
 						    .dirfd = fd, .manifest_prefix = prefix });
-	walk(in, (uint32_t)in->roots.len - 1, fd, "");
+	uint32_t root = (uint32_t)in->roots.len - 1;	/* the walk may add the current folder's */
+	size_t found = in->jobs.len + in->filtered + in->other_shards, ignored = in->ignored;
+	walk(in, root, fd, "");
+	if (in->jobs.len + in->filtered + in->other_shards == found) {
+		struct input_root *r = &in->roots.data[root];
+		r->no_shader = true;
+		r->ignored = in->ignored - ignored;
+	}
+	return 0;
+}
+
+/* A folder without a shader (nothing a walk recognised, before filters):
+ * a warning, or the error when the run has no shader at all. */
+static int check_found(struct inputs *in, struct strbuf *err)
+{
+	bool none = !in->jobs.len && !in->filtered && !in->other_shards;
+	for (size_t i = 0; i < in->roots.len; i++) {
+		const struct input_root *r = &in->roots.data[i];
+		if (!r->no_shader)
+			continue;
+		if (none) {
+			strbuf_addf(err, "no shader under '%s' (%zu files of unknown kind)", r->arg,
+				    r->ignored);
+			return -1;
+		}
+		warning("no shader under '%s' (%zu files of unknown kind)", r->arg, r->ignored);
+	}
 	return 0;
 }
 
@@ -343,6 +369,8 @@ int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
 	pcre2_match_data_free(in->md);
 	in->md = NULL;
 	strmap_release(&in->seen_dirs);
+	if (!ret)
+		ret = check_found(in, err);
 	if (!ret)
 		sort_jobs(in);
 	return ret;

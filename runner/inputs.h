@@ -18,6 +18,8 @@
  *  - a file named on the command line always gets records: `skipped` with the
  *    reason when it is not a shader;
  *  - devices, FIFOs and sockets are `skipped` (reading one could block);
+ *  - a folder without a shader is a warning; inputs without any, an error
+ *    (files that filters or shards leave out count as found);
  *  - canonical order: by `path` (bytes, as `LC_ALL=C sort`); a path met twice
  *    is one file (named twice, or named and walked) and runs once.
  *
@@ -52,6 +54,8 @@ struct input_root {
 	bool is_file;		/* a file named on the command line */
 	int dirfd;		/* directory the job paths are relative to */
 	const char *manifest_prefix;	/* root's folder relative to the manifest's, or NULL */
+	bool no_shader;		/* a folder whose walk found no shader */
+	size_t ignored;		/* then: the files of unknown kind it held */
 };
 
 struct job {

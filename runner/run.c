@@ -863,6 +863,20 @@ static int open_dir(struct run *r, struct session *ses)
 	return 0;
 }
 
+/* Why --fail-on-error fails the run, in one line (even with -q). */
+static void fail_on_error_reason(const struct run *r)
+{
+	static const enum result_status failed[] = { RESULT_ERROR, RESULT_CRASH, RESULT_TIMEOUT };
+	struct strbuf why = STRBUF_INIT;
+	for (size_t i = 0; i < sizeof(failed) / sizeof(failed[0]); i++)
+		if (r->tally.count[failed[i]])
+			strbuf_addf(&why, "%s%zu %s", why.len ? ", " : "", r->tally.count[failed[i]],
+				    result_status_name(failed[i]));
+	error("--fail-on-error: %zu of %zu records failed (%s); 'shdb stats %s' lists them",
+	      r->failures, r->tally.records, why.buf, r->cfg->out_dir);
+	strbuf_release(&why);
+}
+
 static int finish_run(struct run *r, const struct session *ses, int pool_ret)
 {
 	char end[32];
@@ -898,8 +912,10 @@ static int finish_run(struct run *r, const struct session *ses, int pool_ret)
 		return EXIT_WORK_FAILED;
 	if (!r->cfg->quiet)
 		print_summary(r, ses, status);
-	if (r->cfg->fail_on_error && r->failures)
+	if (r->cfg->fail_on_error && r->failures) {
+		fail_on_error_reason(r);
 		return EXIT_WORK_FAILED;
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <math.h>
 
 #include "stats/json_text.h"
+#include "stats/markdown.h"
 #include "stats/table.h"
 
 static void status_counts(struct strbuf *sb, const struct group_summary *g)
@@ -110,6 +111,47 @@ static void text_top(const struct summary_print *p)
 	strbuf_release(&sb);
 }
 
+/* "path stage[ target]" of a row. */
+static const char *shader_name(struct strbuf *sb, const struct run *run, uint32_t row)
+{
+	const char *target = run_target(run, row);
+	strbuf_reset(sb);
+	strbuf_addf(sb, "%s %s%s%s", run_path(run, row), run_stage(run, row), *target ? " " : "",
+		    target);
+	return sb->buf;
+}
+
+static const char *failure_message(const struct run *run, uint32_t row)
+{
+	const char *msg = run_message(run, row);
+	return msg ? msg : "";
+}
+
+static void text_failures(const struct summary_print *p)
+{
+	const struct run_summary *s = p->s;
+	if (!s->nfailures)
+		return;
+	fprintf(p->out, "\nfailures (%zu of %zu records):\n", s->nfailures, s->all.records);
+	struct text_table t;
+	struct strbuf sb = STRBUF_INIT;
+	table_init(&t, "lll");
+	table_add(&t, NULL, "status");
+	table_add(&t, NULL, "shader");
+	table_add(&t, NULL, "message");
+	for (size_t i = 0; i < s->failures.len; i++) {
+		uint32_t row = s->failures.data[i];
+		table_add(&t, NULL, "%s", status_name((enum record_status)s->run->rows.data[row].status));
+		table_add(&t, NULL, "%s", shader_name(&sb, s->run, row));
+		table_add(&t, NULL, "%s", failure_message(s->run, row));
+	}
+	table_print(&t, p->out, "  ", false);
+	if (s->failures.len < s->nfailures)
+		fprintf(p->out, "  … and %zu more (--top 0 lists all)\n", s->nfailures - s->failures.len);
+	table_release(&t);
+	strbuf_release(&sb);
+}
+
 #define BAR_WIDTH 40
 
 static void text_histogram(const struct summary_print *p)
@@ -163,18 +205,52 @@ void summary_print_text(const struct summary_print *p)
 	for (size_t i = 0; i < s->groups.len && !p->summary; i++)
 		if (s->groups.len > 1)
 			text_group(p, &s->groups.data[i]);
-	if (!p->summary)
+	if (!p->summary) {
 		text_top(p);
+		text_failures(p);
+	}
 	text_histogram(p);
+}
+
+static void markdown_failures(const struct summary_print *p)
+{
+	const struct run_summary *s = p->s;
+	if (!s->nfailures)
+		return;
+	fprintf(p->out, "\n#### Failures: %zu of %zu records\n\n", s->nfailures, s->all.records);
+	struct text_table t;
+	struct strbuf sb = STRBUF_INIT, md = STRBUF_INIT;
+	table_init(&t, "lll");
+	table_add(&t, NULL, "status");
+	table_add(&t, NULL, "shader");
+	table_add(&t, NULL, "message");
+	for (size_t i = 0; i < s->failures.len; i++) {
+		uint32_t row = s->failures.data[i];
+		table_add(&t, NULL, "%s", status_name((enum record_status)s->run->rows.data[row].status));
+		strbuf_reset(&md);
+		md_code(&md, shader_name(&sb, s->run, row), false);
+		table_add(&t, NULL, "%s", md.buf);
+		strbuf_reset(&md);
+		md_text(&md, failure_message(s->run, row), false);
+		table_add(&t, NULL, "%s", md.buf);
+	}
+	table_print_markdown(&t, p->out);
+	if (s->failures.len < s->nfailures)
+		fprintf(p->out, "\n… and %zu more.\n", s->nfailures - s->failures.len);
+	table_release(&t);
+	strbuf_release(&sb);
+	strbuf_release(&md);
 }
 
 void summary_print_markdown(const struct summary_print *p)
 {
 	const struct run_summary *s = p->s;
 	struct strbuf sb = STRBUF_INIT;
+	md_code(&sb, s->run->label, false);
+	fprintf(p->out, "**shdb stats** %s: %zu records (", sb.buf, s->all.records);
+	strbuf_reset(&sb);
 	status_counts(&sb, &s->all);
-	fprintf(p->out, "**shdb stats** `%s`: %zu records (%s).\n", s->run->label, s->all.records,
-		sb.buf);
+	fprintf(p->out, "%s).\n", sb.buf);
 	size_t last = p->summary ? 0 : s->groups.len;
 	for (size_t i = first_group(s); i <= last; i++) {
 		const struct group_summary *g = group_at(s, i);
@@ -187,6 +263,8 @@ void summary_print_markdown(const struct summary_print *p)
 			table_print_markdown(&t, p->out);
 		table_release(&t);
 	}
+	if (!p->summary)
+		markdown_failures(p);
 	strbuf_release(&sb);
 }
 
@@ -232,6 +310,21 @@ static json_t *top_json(const struct run_summary *s)
 	return a;
 }
 
+static json_t *failures_json(const struct run_summary *s)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < s->failures.len; i++) {
+		uint32_t row = s->failures.data[i];
+		json_array_append_new(a, json_pack("{s:o, s:s, s:s, s:s, s:o}", "path",
+						   json_text(run_path(s->run, row)), "stage",
+						   run_stage(s->run, row), "target", run_target(s->run, row),
+						   "status",
+						   status_name((enum record_status)s->run->rows.data[row].status),
+						   "message", json_text(failure_message(s->run, row))));
+	}
+	return a;
+}
+
 void summary_print_json(const struct summary_print *p)
 {
 	const struct run_summary *s = p->s;
@@ -247,12 +340,14 @@ void summary_print_json(const struct summary_print *p)
 							json_text(p->checks[i].threshold->text),
 							"crossed", p->checks[i].crossed, "reason",
 							json_text(p->checks[i].reason)));
-	json_t *root = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "source",
-				 json_text(s->run->source), "label", json_text(s->run->label), "kind",
-				 source_kind_name(s->run->kind), "all", group_json(&s->all), "groups",
-				 groups, "top_statistic",
+	json_t *root = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}",
+				 "source", json_text(s->run->source), "label",
+				 json_text(s->run->label), "kind", source_kind_name(s->run->kind),
+				 "all", group_json(&s->all), "groups", groups, "top_statistic",
 				 s->top_col ? json_text(s->top_col->info->key) : json_null(),
-				 "top", p->summary ? json_array() : top_json(s), "histogram", hist,
+				 "top", p->summary ? json_array() : top_json(s), "failing",
+				 (json_int_t)s->nfailures, "failures",
+				 p->summary ? json_array() : failures_json(s), "histogram", hist,
 				 "fail_on", checks);
 	json_dumpf(root, p->out, JSON_INDENT(1) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	fputc('\n', p->out);

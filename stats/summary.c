@@ -167,6 +167,22 @@ static void histogram(struct run_summary *s)
 	}
 }
 
+static bool failed(enum record_status st)
+{
+	return st == STATUS_ERROR || st == STATUS_CRASH || st == STATUS_TIMEOUT;
+}
+
+static void failure_list(struct run_summary *s, size_t n)
+{
+	for (size_t i = 0; i < s->run->rows.len; i++) {
+		if (!failed(s->run->rows.data[i].status))
+			continue;
+		if (!n || s->nfailures < n)
+			array_push(&s->failures, (uint32_t)i);
+		s->nfailures++;
+	}
+}
+
 bool summarize_run(struct run_summary *s, const struct run *run, const struct summary_options *o,
 		   struct strbuf *err)
 {
@@ -191,6 +207,7 @@ bool summarize_run(struct run_summary *s, const struct run *run, const struct su
 		top_list(s, o->top);
 	if (s->top_col && o->histogram)
 		histogram(s);
+	failure_list(s, o->top);
 	return true;
 }
 
@@ -208,5 +225,6 @@ void run_summary_release(struct run_summary *s)
 		group_release(&s->groups.data[i]);
 	array_free(&s->groups);
 	array_free(&s->top);
+	array_free(&s->failures);
 	array_free(&s->histogram);
 }

@@ -2,7 +2,8 @@
  * The summary of one run, for `shdb stats`: per group of records (by target
  * and stage, by default), the status counts and, per statistic over the ok
  * records that carry it, the count, total, mean and percentiles; the largest
- * shaders by one statistic; a histogram of it.
+ * shaders by one statistic; a histogram of it; the failing records (error,
+ * crash, timeout) in the run's order.
  *
  * Percentiles are by nearest rank (describe.h): each is a value some shader
  * has, so a count's p90 is a count; the median is the 50th.  The histogram has power-of-two buckets, [0], [1],
@@ -50,6 +51,8 @@ struct run_summary {
 	ARRAY(struct group_summary) groups;	/* empty with BY_NONE */
 	const struct column *top_col;		/* of the top list and histogram, or NULL */
 	ARRAY(struct top_entry) top;		/* largest first */
+	ARRAY(uint32_t) failures;		/* rows that are errors, crashes, timeouts (cut at top) */
+	size_t nfailures;			/* all of them */
 	ARRAY(struct histogram_bucket) histogram;
 };
 

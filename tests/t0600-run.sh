@@ -133,7 +133,18 @@ fi
 
 test_expect 'failures do not fail the run, unless --fail-on-error' '
 	$SHDB run -q --force -o sum corpus 2>/dev/null &&
-	expect_status 1 $SHDB run -q --force --fail-on-error -o sum corpus 2>/dev/null
+	expect_status 1 $SHDB run -q --force --fail-on-error -o sum corpus 2>err &&
+	grep -q "^shdb: error: --fail-on-error: 7 of 7 records failed (7 error); .shdb stats sum. lists them$" err
+'
+
+test_expect 'inputs without a shader: an error, nothing written; one such folder among others: a warning' '
+	mkdir -p noshader/sub && echo notes >noshader/README.md && echo x >noshader/sub/data.json &&
+	expect_status 1 $SHDB run -q -o none noshader 2>err &&
+	grep -q "^shdb: error: no shader under .noshader. (2 files of unknown kind)$" err &&
+	test ! -e none &&
+	$SHDB run -q -t a630 -o some noshader h1 2>err &&
+	grep -q "^shdb: warning: no shader under .noshader. (2 files of unknown kind)$" err &&
+	$SHDB run -q -o filtered --include nothing h1 2>err && test -e filtered
 '
 
 test_expect 'an output folder that cannot be made is an infrastructure failure (1)' '

@@ -13,6 +13,18 @@ test_expect 'a run: status counts, groups by target and stage, the largest shade
 	grep -q "^ *200  app1/b.comp compute a630$" out
 '
 
+test_expect 'failing shaders are listed with their messages' '
+	$SHDB stats $R/main >out &&
+	grep -q "^failures (1 of 12 records):$" out &&
+	grep -q "^ *error  *app2/d.frag fragment a630  *d.frag:3:1: error: unsupported: 64-bit float$" out &&
+	$SHDB stats --format=markdown $R/main >md &&
+	grep -q "| error | \`app2/d.frag fragment a630\` | d.frag:3:1: error: unsupported: 64-bit float |" md &&
+	$SHDB stats --format=json $R/main >j &&
+	perl -MJSON::PP -e "local \$/; my \$f = decode_json(<STDIN>)->{failures};
+		exit !(@\$f == 1 && \$f->[0]{status} eq q(error) && \$f->[0]{path} eq q(app2/d.frag))" <j &&
+	$SHDB stats -S vertex $R/main >out && ! grep -q "^failures" out
+'
+
 test_expect 'a Mesa log and a fossilize CSV are runs too' '
 	$SHDB stats -s $L/fd-before.txt >out && grep -q "^inst  *7  *530 " out &&
 	printf "%s\n" "Database,Pipeline hash,Executable name,Instruction Count" "a.foz,1,VS,10" \
