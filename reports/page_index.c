@@ -189,16 +189,6 @@ static size_t shown(const struct report *r, size_t n)
 	return r->opts->top && r->opts->top < n ? r->opts->top : n;
 }
 
-/* A failure's message without its location: what follows the last
- * "error: ", so the failures of many files fall together. */
-static const char *failure_kind(const char *msg)
-{
-	const char *k = msg, *e;
-	while ((e = strstr(k, "error: ")))
-		k = e + 7;
-	return k;
-}
-
 struct failure {
 	enum record_status status;
 	const char *kind;
@@ -216,28 +206,34 @@ static int cmp_failures(const void *a, const void *b)
 	return strcmp(x->kind, y->kind);
 }
 
-/* The last run's errors, crashes and timeouts, grouped by message. */
+/* The last run's errors, crashes and timeouts, grouped by the shape of their
+ * message (diag_message_shape: no location, numbers and quoted names aside),
+ * so that one failure of many files is one row. */
 static void failures(struct page *p, const struct report *r)
 {
 	const struct run *last = &r->runs[1];
 	ARRAY(struct failure) list = ARRAY_INIT;
 	struct strmap by_kind = STRMAP_INIT;
+	struct strbuf shape = STRBUF_INIT, key = STRBUF_INIT;
 	for (size_t row = 0; r->last >= 0 && row < last->rows.len; row++) {
 		enum record_status st = (enum record_status)last->rows.data[row].status;
 		if (st == STATUS_OK || st == STATUS_SKIPPED)
 			continue;
-		const char *msg = run_message(last, row), *kind = failure_kind(msg ? msg : "");
-		struct strbuf key = STRBUF_INIT;
+		const char *msg = run_message(last, row);
 		bool is_new;
-		strbuf_addf(&key, "%d %s", (int)st, kind);
+		diag_message_shape(msg ? msg : "", &shape);
+		strbuf_reset(&key);
+		strbuf_addf(&key, "%d %s", (int)st, shape.buf);
 		struct strmap_entry *e = strmap_put(&by_kind, key.buf, key.len, &is_new);
 		if (is_new) {
+			const char *kind = arena_strdup(&p->scratch, shape.buf);
 			array_push(&list, (struct failure){ st, kind, (uint32_t)row, 0 });
 			e->value = (void *)(uintptr_t)list.len;
 		}
 		list.data[(uintptr_t)e->value - 1].count++;
-		strbuf_release(&key);
 	}
+	strbuf_release(&shape);
+	strbuf_release(&key);
 	strbuf_addstr(&p->out, "<div><h3>Failures in the last run</h3>\n");
 	if (!list.len)
 		strbuf_addstr(&p->out, "<p class=\"good\">None: every record is ok or skipped.</p>\n");

@@ -32,6 +32,19 @@ test_expect 'a history that does not exist: exit 1, no report written' '
 	grep -q "^old$" out2b/index.html
 '
 
+test_expect 'failures group by the shape of their message: numbers and quoted names aside' '
+	run hf/n1 n1 2025-06-01 10 && run hf/n2 n2 2025-06-02 10 &&
+	for i in 12 345 6789; do
+		printf "{\"path\":\"s%s.spv\",\"stage\":\"fragment\",\"target\":null,\"status\":\"error\",\"message\":\"s%s.spv: error: word %s: OpFoo: unsupported\",\"stats\":{}}\n" $i $i $i
+	done >>hf/n2/stats.jsonl &&
+	for v in a b; do
+		printf "{\"path\":\"u%s.frag\",\"stage\":\"fragment\",\"target\":null,\"status\":\"error\",\"message\":\"u%s.frag:3: error: \047%s\047 : undeclared identifier\",\"stats\":{}}\n" $v $v $v
+	done >>hf/n2/stats.jsonl &&
+	$SHDB report --no-charts hf -o outf >out 2>err && ok_page outf &&
+	grep -q "<tr><td class=\"n\">3</td><td class=\"bad\">error</td><td><code>word N: OpFoo: unsupported</code>" outf/index.html &&
+	grep -q "<tr><td class=\"n\">2</td><td class=\"bad\">error</td><td><code>&#39;…&#39; : undeclared identifier</code>" outf/index.html
+'
+
 test_expect 'a malformed run.json: a warning; the run is named after its folder, dated never' '
 	run h3/n1 n1 2025-06-01 10 && run h3/n2 n2 2025-06-02 12 && run h3/n3 n3 2025-06-03 14 &&
 	echo "{ \"label\": " >h3/n2/run.json &&

@@ -1,5 +1,7 @@
 #include "compiler/util/error.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +69,33 @@ const char *diag_first_error(const struct diag *d, struct strbuf *out)
 		p += n + (eol != NULL);
 	}
 	return out->buf;
+}
+
+static bool starts_word(const char *msg, const char *p)
+{
+	return p == msg || !(isalnum((unsigned char)p[-1]) || p[-1] == '_' || p[-1] == '.');
+}
+
+void diag_message_shape(const char *msg, struct strbuf *out)
+{
+	const char *p = msg, *e;
+	while ((e = strstr(p, "error: ")))
+		p = e + 7;
+	const char *start = p;
+	strbuf_reset(out);
+	while (*p) {
+		const char *close = *p == '\'' ? strchr(p + 1, '\'') : NULL;
+		if (close) {
+			strbuf_addstr(out, "'…'");
+			p = close + 1;
+		} else if (isdigit((unsigned char)*p) && starts_word(start, p)) {
+			while (isalnum((unsigned char)*p) || *p == '.')
+				p++;
+			strbuf_addch(out, 'N');
+		} else {
+			strbuf_addch(out, *p++);
+		}
+	}
 }
 
 static void vreport(const char *kind, const char *fmt, va_list ap)

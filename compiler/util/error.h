@@ -44,6 +44,12 @@ void diag_verror(struct diag *d, const char *kind, const char *file, int line, i
 		 const char *fmt, va_list ap);
 /* The first error line without its trailing newline, for one-line records. */
 const char *diag_first_error(const struct diag *d, struct strbuf *out);
+/* The shape of a message, so that like failures of many files group together:
+ * what follows its last "error: " (no location), each number that starts a
+ * word as N and each 'quoted' name as '…'.
+ *	"x.spv: error: word 1234: OpFoo: unsupported" -> "word N: OpFoo: unsupported"
+ *	"a.frag:3: error: 'foo' : undeclared identifier" -> "'…' : undeclared identifier" */
+void diag_message_shape(const char *msg, struct strbuf *out);
 
 /* Command line: print "shdb: error: ..." and exit with `status`. */
 NORETURN PRINTF_LIKE(2, 3) void die_status(int status, const char *fmt, ...);

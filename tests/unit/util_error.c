@@ -27,6 +27,19 @@ int main(void)
 	is_int(d.errors, 0, "release resets");
 	is_str(diag_first_error(&d, &first), "", "no error after release");
 
+	static const char *const shapes[][2] = {
+		{ "x.spv: error: word 1234: OpFoo: unsupported", "word N: OpFoo: unsupported" },
+		{ "a.frag:3: error: 'foo' : undeclared identifier", "'…' : undeclared identifier" },
+		{ "compiler crashed: SIGSEGV (phase ir3, pass ra)", "compiler crashed: SIGSEGV (phase ir3, pass ra)" },
+		{ "timed out after 30 s", "timed out after N s" },
+		{ "r12.x of vec4 read at 0x1f", "r12.x of vec4 read at N" },
+		{ "a: error: b: error: 'it''s' 7", "'…''…' N" },
+	};
+	for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		diag_message_shape(shapes[i][0], &first);
+		is_str(first.buf, shapes[i][1], "message shape of \"%s\"", shapes[i][0]);
+	}
+
 	char *s = xstrndup("abcdef", 3);
 	is_str(s, "abc", "xstrndup");
 	free(s);
