@@ -97,7 +97,7 @@ static void parse_args(struct cmp_cli *cli, int argc, char **argv)
 			cli->opts.app_depth = (int)parse_long_option("--app-depth", optarg, 1, 100);
 			break;
 		case O_FORMAT:
-			if (!parse_format(optarg, &cli->format))
+			if (!parse_format(optarg, &cli->format) || cli->format == FORMAT_SHADERDB)
 				die("unknown format '%s': text, markdown, json, csv or reportpy", optarg);
 			break;
 		case O_COLOR:
@@ -234,6 +234,8 @@ static void print(const struct cmp_cli *cli, const struct comparison *c,
 	case FORMAT_REPORTPY:
 		cmp_print_reportpy(&p);
 		break;
+	case FORMAT_SHADERDB:	/* refused by parse_args */
+		BUG("no shaderdb format for shdb cmp");
 	}
 }
 

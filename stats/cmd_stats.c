@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "compiler/cli/cli.h"
+#include "stats/export_shaderdb.h"
 #include "stats/options.h"
 #include "stats/print_summary.h"
 
@@ -28,7 +29,8 @@ static const char usage[] =
 	"  -s, --summary         all records only: no groups, no list of shaders\n"
 	"      --top N           largest shaders listed (default 10; 0 lists all)\n"
 	"      --histogram       a histogram of the first statistic\n"
-	"      --format FMT      text, markdown, json or csv\n"
+	"      --format FMT      text, markdown, json or csv; or shaderdb: the ok records of\n"
+	"                        one target (--target) as Mesa's shader-db log\n"
 	"      --color WHEN      auto (on a terminal), always or never\n"
 	"      --fail-on T       exit 1 when threshold T is crossed (repeatable): a status\n"
 	"                        count (crash>0, error>5), a total (inst>100000) or one\n"
@@ -106,7 +108,7 @@ static void parse_args(struct stats_cli *cli, int argc, char **argv)
 			break;
 		case O_FORMAT:
 			if (!parse_format(optarg, &cli->format) || cli->format == FORMAT_REPORTPY)
-				die("unknown format '%s': text, markdown, json or csv", optarg);
+				die("unknown format '%s': text, markdown, json, csv or shaderdb", optarg);
 			break;
 		case O_COLOR:
 			if (!parse_color(optarg, &cli->color))
@@ -220,6 +222,13 @@ static void print(const struct stats_cli *cli, const struct run_summary *s,
 	case FORMAT_CSV:
 		summary_print_csv(&p);
 		break;
+	case FORMAT_SHADERDB: {
+		struct strbuf err = STRBUF_INIT;
+		if (export_shaderdb(stdout, s->run, &err) < 0)
+			die("%s", err.buf);
+		strbuf_release(&err);
+		break;
+	}
 	default:
 		summary_print_text(&p);
 		break;

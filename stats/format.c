@@ -16,6 +16,7 @@ bool parse_format(const char *name, enum out_format *out)
 	} formats[] = {
 		{ "text", FORMAT_TEXT }, { "markdown", FORMAT_MARKDOWN }, { "md", FORMAT_MARKDOWN },
 		{ "json", FORMAT_JSON }, { "csv", FORMAT_CSV }, { "reportpy", FORMAT_REPORTPY },
+		{ "shaderdb", FORMAT_SHADERDB },
 	};
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
 		if (!strcmp(name, formats[i].name)) {

@@ -19,9 +19,10 @@ enum out_format {
 	FORMAT_JSON,
 	FORMAT_CSV,
 	FORMAT_REPORTPY,	/* shdb cmp only: report.py's own layout */
+	FORMAT_SHADERDB,	/* shdb stats only: the records as Mesa's shader-db log */
 };
 
-/* "text" … "reportpy"; false for another name. */
+/* "text" … "shaderdb"; false for another name. */
 bool parse_format(const char *name, enum out_format *out);
 
 /* --color=auto|always|never: whether to colour standard output; false for another name. */

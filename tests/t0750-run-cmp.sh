@@ -35,4 +35,23 @@ test_expect 'and CI catches it' '
 	$SHDB cmp --fail-on "inst>+0.5%" b b >out 2>err
 '
 
+test_expect 'Mesa logs from a run: shdb stats --format=shaderdb, one target at a time' '
+	mkdir -p mc && cp $SRCDIR/shaders/lighting/blinn.frag $SRCDIR/shaders/lighting/toon.frag \
+		$SRCDIR/shaders/compute/histogram.comp mc/ &&
+	$SHDB run -q -j2 -t a630,a750 -o mr mc &&
+	for t in a630 a750; do
+		$SHDB stats --format=shaderdb --target $t mr >$t.log &&
+		(cd mc && for f in blinn.frag histogram.comp toon.frag; do
+			$SHDB compile -t $t --shaderdb $f || exit 1
+		done) >$t.want &&
+		test_cmp $t.want $t.log || exit 1
+	done &&
+	$SHDB cmp -s --target a750 a750.log mr >out 2>err &&
+	grep -q "in both 3 (3 ok in both), affected 0; lost 0, gained 0" out &&
+	expect_status 2 $SHDB stats --format=shaderdb mr >out 2>err &&
+	grep -q "records of 2 targets: choose one with --target" err &&
+	expect_status 2 $SHDB compile -t a630,a750 --shaderdb mc/blinn.frag >out 2>err &&
+	grep -q "one target" err
+'
+
 test_done

@@ -269,6 +269,9 @@ int cmd_compile(int argc, char **argv)
 
 	compile_options_init(&c.opts);
 	parse_options(&c, argc, argv);
+	if (c.shaderdb && c.targets.len > 1)
+		die("--shaderdb takes one target: Mesa's lines do not name it (for a corpus and "
+		    "several targets: shdb run, then shdb stats --format=shaderdb --target T)");
 	const char *path = argv[optind];
 
 	compile_output_init(&out);
