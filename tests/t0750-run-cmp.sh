@@ -35,7 +35,7 @@ test_expect 'and CI catches it' '
 	$SHDB cmp --fail-on "inst>+0.5%" b b >out 2>err
 '
 
-test_expect 'Mesa logs from a run: shdb stats --format=shaderdb, one target at a time' '
+test_expect 'Mesa logs from a run: shdb stats --format=shaderdb, one target at a time; compile labels each target' '
 	mkdir -p mc && cp $SRCDIR/shaders/lighting/blinn.frag $SRCDIR/shaders/lighting/toon.frag \
 		$SRCDIR/shaders/compute/histogram.comp mc/ &&
 	$SHDB run -q -j2 -t a630,a750 -o mr mc &&
@@ -50,8 +50,12 @@ test_expect 'Mesa logs from a run: shdb stats --format=shaderdb, one target at a
 	grep -q "in both 3 (3 ok in both), affected 0; lost 0, gained 0" out &&
 	expect_status 2 $SHDB stats --format=shaderdb mr >out 2>err &&
 	grep -q "records of 2 targets: choose one with --target" err &&
-	expect_status 2 $SHDB compile -t a630,a750 --shaderdb mc/blinn.frag >out 2>err &&
-	grep -q "one target" err
+	(cd mc && $SHDB compile -t a630,a750 --shaderdb blinn.frag) >both &&
+	{ echo "; ---- fragment a630 ----"; grep "^blinn.frag" a630.want;
+	  echo "; ---- fragment a750 ----"; grep "^blinn.frag" a750.want; } >want &&
+	test_cmp want both &&
+	head -n 2 both >one && $SHDB stats -s one >out 2>err && grep -q "^all: 1 records" out &&
+	! test -s err
 '
 
 test_done
