@@ -1060,6 +1060,23 @@ struct interp_result *interp_run(struct shader *s, const struct interp_inputs *i
 	return r;
 }
 
+struct interp_result *interp_result_create(const struct shader *s, const struct interp_inputs *in)
+{
+	struct interp_result *r = xcalloc(1, sizeof(*r));
+	arena_init(&r->arena);
+	struct ictx ctx = { .s = (struct shader *)s, .in = in, .res = r }, *c = &ctx;
+	arena_init(&c->arena);
+	c->nl = r->num_lanes = in->num_lanes;
+	c->shared_outputs = s->stage == STAGE_TESS_CTRL || s->stage == STAGE_MESH;
+	r->fate = arena_array(&r->arena, uint8_t, c->nl + 1);
+	memset(r->fate, LANE_LIVE, c->nl);
+	setup_outputs(c);
+	interp_mem_setup(c);
+	interp_mem_finish(c);
+	arena_release(&c->arena);
+	return r;
+}
+
 void interp_result_free(struct interp_result *r)
 {
 	if (!r)

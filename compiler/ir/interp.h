@@ -204,6 +204,10 @@ struct interp_result {
  * does not preserve (no float_controls szinpNN): float_relaxed's sizes. */
 unsigned interp_relaxed_bits(const struct shader *s);
 
+/* A result shaped for `s` run on `in`, as a run starts it: every output
+ * poison, the buffers as the inputs hold them, no image written, every
+ * lane live.  What a backend simulator fills (compiler/exec). */
+struct interp_result *interp_result_create(const struct shader *s, const struct interp_inputs *in);
 /* Run `s` (a valid shader: ir_validate()) on `in`.  Never fails: what the
  * interpreter cannot run (an intrinsic it does not know, inputs made for
  * another shader) gives INTERP_ERROR with a message.  A test runs every
@@ -214,6 +218,63 @@ void interp_result_free(struct interp_result *r);
 /* The output component, or false when poison (or beyond the storage). */
 bool interp_output_get(const struct interp_result *r, const struct shader *s, unsigned decl,
 		       unsigned lane, unsigned vertex, unsigned slot, unsigned comp, uint64_t *bits);
+
+/* ------------------------------------------------------------------------
+ * Textures as data (interp_tex.c): the interpreter's texture model, for the
+ * interpreter's tex instruction and for a backend simulator's texture
+ * instructions, so both read the same texels (INTERP.md, "Textures").
+ */
+struct interp_tex_request {
+	enum tex_op op;
+	enum image_dim dim;
+	bool is_array, is_shadow, is_sparse;
+	bool int_result;		/* an integer texture: nearest texel, raw bits */
+	bool query;			/* txs, query_levels, texture_samples */
+	bool has_quads;			/* implicit lod from the 2×2 quad (fragment, compute) */
+	unsigned component;		/* tg4 */
+	unsigned num_components;	/* of the result (the sparse code last) */
+	unsigned bit_size;		/* of the result */
+};
+
+/* One lane's operands; coordinates and reference already projected. */
+struct interp_tex_lane {
+	bool active;			/* runs the lookup (implicit lod reads the quad) */
+	bool poison;			/* an operand is undefined: the result is */
+	bool coord_poison;		/* the coordinates are: neighbours' lod is */
+	double coord[4];		/* the coordinates, then the array layer */
+	int32_t icoord[4];		/* txf, txf_ms: the same as integers */
+	bool has_ref, has_bias, has_min_lod;
+	double ref, lod, bias, min_lod;	/* lod: txl's */
+	uint64_t ilod;			/* txf, txs: the level */
+	double ddx[3], ddy[3];		/* txd */
+	int32_t offset[3];
+	uint32_t ms_index;
+	uint32_t texture, sampler;	/* slots */
+};
+
+/* The lookup of lane `l` of `lanes` (its quad neighbours are read for an
+ * implicit lod): rq->num_components results and their INTERP_TAG_* tags. */
+void interp_tex_lookup(const struct interp_inputs *in, const struct interp_tex_request *rq,
+		       const struct interp_tex_lane *lanes, unsigned nlanes, unsigned l,
+		       uint64_t *vals, uint8_t *tags);
+/* The texel `comp` of an image (or texture) model (interp_tex.c): its bits
+ * hashed from the coordinates. */
+uint64_t interp_texel_hash(const struct interp_texture *t, unsigned slot, unsigned level,
+			   const int64_t *xyz, unsigned layer, unsigned sample, unsigned comp);
+/* Storage images (interp_mem.c): the texel an access at `coord` (x, y, z
+ * or layer, as the image_* intrinsics take them) reaches, -1 out of
+ * bounds; the model's value of a texel never written. */
+int64_t interp_image_texel(const struct interp_texture *t, enum image_dim dim, bool array,
+			   const uint64_t *coord, uint64_t sample, uint64_t lod);
+uint64_t interp_image_model(const struct interp_texture *t, unsigned slot, int64_t texel,
+			    unsigned k, bool is_float, unsigned bits);
+/* An atomic's new value: op(old, data), or for the swaps data when old
+ * equals cmp (interp_mem.c). */
+uint64_t interp_atomic_new(enum atomic_op op, unsigned bits, uint64_t old, uint64_t cmp,
+			   uint64_t data);
+/* Memory tags for a value of `bits` bits (INTERP_TAG_FLOAT becomes a size
+ * code so that floats can be found again in memory). */
+uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits);
 
 /* ------------------------------------------------------------------------
  * Comparing (interp_compare.c).
@@ -245,6 +306,25 @@ struct interp_tolerance {
 bool interp_compare(const struct shader *s, const struct interp_result *before,
 		    const struct interp_result *after, const struct interp_tolerance *tol,
 		    struct strbuf *why);
+/* Where interp_compare_at() found the first difference. */
+struct interp_diff {
+	enum {
+		INTERP_DIFF_NONE, INTERP_DIFF_STATUS, INTERP_DIFF_SHAPE, INTERP_DIFF_FATE,
+		INTERP_DIFF_OUTPUT,	/* decl, lane, vertex, slot (array element), comp */
+		INTERP_DIFF_GS,		/* the same in lane's emitted vertex `event`; decl ~0u:
+					 * the events themselves differ */
+		INTERP_DIFF_MEMORY,	/* buffer (SSBO slot; global memory: 0 after them), byte */
+		INTERP_DIFF_IMAGE,	/* buffer (image slot), byte (texel), comp */
+	} kind;
+	unsigned decl, lane, vertex, slot, comp;	/* comp from the declaration's first */
+	int event;
+	unsigned buffer;
+	uint32_t byte;
+};
+/* interp_compare(), saying where the first difference is. */
+bool interp_compare_at(const struct shader *s, const struct interp_result *before,
+		       const struct interp_result *after, const struct interp_tolerance *tol,
+		       struct strbuf *why, struct interp_diff *at);
 /* Whether two floats of `bits` bits are equal within `tol`. */
 bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct interp_tolerance *tol);
 

@@ -89,7 +89,15 @@ static const char comp_names[] = "xyzwefghijklmnop";
 struct where {
 	const char *what;	/* "output", "GS vertex 3 output" */
 	unsigned decl;
+	int event;		/* GS: the lane's event, else -1 */
+	struct interp_diff *at;	/* where the difference is, or NULL */
 };
+
+static void diff_at(struct interp_diff *at, struct interp_diff d)
+{
+	if (at)
+		*at = d;
+}
 
 static bool compare_output(const struct shader *s, const struct interp_result *before,
 			   const struct interp_output *ob, const struct interp_output *oa,
@@ -100,6 +108,7 @@ static bool compare_output(const struct shader *s, const struct interp_result *b
 	if (ob->count != oa->count) {
 		strbuf_addf(why, "%s %u: %zu components before, %zu after", w.what, w.decl, ob->count,
 			    oa->count);
+		diff_at(w.at, (struct interp_diff){ .kind = INTERP_DIFF_SHAPE });
 		return false;
 	}
 	for (size_t x = 0; x < ob->count; x++) {
@@ -117,6 +126,9 @@ static bool compare_output(const struct shader *s, const struct interp_result *b
 			     : ob->vals[x] == oa->vals[x]);
 		if (same)
 			continue;
+		diff_at(w.at, (struct interp_diff){ .kind = w.event < 0 ? INTERP_DIFF_OUTPUT : INTERP_DIFF_GS,
+				.decl = w.decl, .lane = lane, .vertex = vertex, .slot = slot,
+				.comp = comp, .event = w.event });
 		strbuf_addf(why, "%s %u", w.what, w.decl);
 		if (d->location >= 0)
 			strbuf_addf(why, " (location %d)", d->location);
@@ -171,10 +183,12 @@ static bool float_element(const struct interp_memory *b, uint32_t at, unsigned n
 
 static bool compare_memory(const struct shader *s, const char *what, unsigned slot,
 			   const struct interp_memory *b, const struct interp_memory *a,
-			   const struct interp_tolerance *tol, struct strbuf *why)
+			   const struct interp_tolerance *tol, struct strbuf *why,
+			   struct interp_diff *where)
 {
 	if (a->size != b->size) {
 		strbuf_addf(why, "%s %u: %u bytes before, %u after", what, slot, b->size, a->size);
+		diff_at(where, (struct interp_diff){ .kind = INTERP_DIFF_SHAPE });
 		return false;
 	}
 	for (uint32_t i = 0; i < b->size; i++) {
@@ -199,6 +213,8 @@ static bool compare_memory(const struct shader *s, const char *what, unsigned sl
 		at = i & ~(uint32_t)(w - 1);
 		if (at + w > b->size)
 			w = 1, at = i;
+		diff_at(where, (struct interp_diff){ .kind = INTERP_DIFF_MEMORY, .buffer = slot,
+				.byte = at, .event = -1 });
 		strbuf_addf(why, "%s %u byte %u: ", what, slot, at);
 		add_value(why, read_le(b->data + at, w), 8 * w, n != 0, false);
 		strbuf_addstr(why, " before, ");
@@ -211,7 +227,7 @@ static bool compare_memory(const struct shader *s, const char *what, unsigned sl
 
 static bool compare_image(const struct shader *s, unsigned slot, const struct interp_image *b,
 			  const struct interp_image *a, const struct interp_tolerance *tol,
-			  struct strbuf *why)
+			  struct strbuf *why, struct interp_diff *where)
 {
 	if (!b->written && !a->written)
 		return true;
@@ -231,6 +247,8 @@ static bool compare_image(const struct shader *s, unsigned slot, const struct in
 			}
 			if (same)
 				continue;
+			diff_at(where, (struct interp_diff){ .kind = INTERP_DIFF_IMAGE, .buffer = slot,
+					.byte = t, .comp = k, .event = -1 });
 			strbuf_addf(why, "image %u texel %u .%c: ", slot, t, comp_names[k]);
 			if (tb == 0xff)
 				strbuf_addstr(why, "not written");
@@ -268,7 +286,7 @@ static const char *event_name(const struct interp_gs_event *e)
 
 static bool compare_gs(const struct shader *s, const struct interp_result *b,
 		       const struct interp_result *a, const struct interp_tolerance *tol,
-		       struct strbuf *why)
+		       struct strbuf *why, struct interp_diff *where)
 {
 	for (unsigned lane = 0; lane < b->num_lanes; lane++) {
 		for (unsigned n = 0;; n++) {
@@ -278,6 +296,8 @@ static bool compare_gs(const struct shader *s, const struct interp_result *b,
 				break;
 			if (!eb || !ea || eb->end_primitive != ea->end_primitive ||
 			    eb->stream != ea->stream) {
+				diff_at(where, (struct interp_diff){ .kind = INTERP_DIFF_GS, .lane = lane,
+						.event = (int)n, .decl = ~0u });
 				strbuf_addf(why, "lane %u: geometry event %u differs (%s before, %s after)",
 					    lane, n, event_name(eb), event_name(ea));
 				return false;
@@ -288,7 +308,7 @@ static bool compare_gs(const struct shader *s, const struct interp_result *b,
 			snprintf(what, sizeof(what), "lane %u emitted vertex %u: output", lane, n);
 			for (unsigned o = 0; o < b->num_outputs; o++)
 				if (!compare_output(s, b, &eb->outputs[o], &ea->outputs[o],
-						    (struct where){ what, o }, tol, why))
+						    (struct where){ what, o, (int)n, where }, tol, why))
 					return false;
 		}
 	}
@@ -299,6 +319,14 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 		    const struct interp_result *after, const struct interp_tolerance *tol,
 		    struct strbuf *why)
 {
+	return interp_compare_at(s, before, after, tol, why, NULL);
+}
+
+bool interp_compare_at(const struct shader *s, const struct interp_result *before,
+		       const struct interp_result *after, const struct interp_tolerance *tol,
+		       struct strbuf *why, struct interp_diff *at)
+{
+	diff_at(at, (struct interp_diff){ .kind = INTERP_DIFF_STATUS, .event = -1 });
 	if (after->status != INTERP_OK) {
 		strbuf_addf(why, "after: %s (%s)", interp_status_names[after->status],
 			    after->message ? after->message : "");
@@ -307,11 +335,13 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 	if (before->num_lanes != after->num_lanes || before->num_outputs != after->num_outputs ||
 	    before->num_ssbos != after->num_ssbos || before->num_images != after->num_images) {
 		strbuf_addstr(why, "the runs have different shapes");
+		diff_at(at, (struct interp_diff){ .kind = INTERP_DIFF_SHAPE, .event = -1 });
 		return false;
 	}
 	static const char *const fates[] = { "live", "discarded", "demoted" };
 	for (unsigned l = 0; l < before->num_lanes; l++) {
 		if (before->fate[l] != after->fate[l]) {
+			diff_at(at, (struct interp_diff){ .kind = INTERP_DIFF_FATE, .lane = l, .event = -1 });
 			strbuf_addf(why, "lane %u: %s before, %s after", l, fates[before->fate[l]],
 				    fates[after->fate[l]]);
 			return false;
@@ -319,17 +349,23 @@ bool interp_compare(const struct shader *s, const struct interp_result *before,
 	}
 	for (unsigned o = 0; o < before->num_outputs; o++)
 		if (!compare_output(s, before, &before->outputs[o], &after->outputs[o],
-				    (struct where){ "output", o }, tol, why))
+				    (struct where){ "output", o, -1, at }, tol, why))
 			return false;
 	for (unsigned i = 0; i < before->num_ssbos; i++)
-		if (!compare_memory(s, "ssbo", i, &before->ssbo[i], &after->ssbo[i], tol, why))
+		if (!compare_memory(s, "ssbo", i, &before->ssbo[i], &after->ssbo[i], tol, why, at))
 			return false;
-	if (!compare_memory(s, "global memory", 0, &before->global, &after->global, tol, why))
+	if (!compare_memory(s, "global memory", 0, &before->global, &after->global, tol, why, at)) {
+		if (at && at->kind == INTERP_DIFF_MEMORY)
+			at->buffer = before->num_ssbos;
 		return false;
+	}
 	for (unsigned i = 0; i < before->num_images; i++)
-		if (!compare_image(s, i, &before->image[i], &after->image[i], tol, why))
+		if (!compare_image(s, i, &before->image[i], &after->image[i], tol, why, at))
 			return false;
-	return compare_gs(s, before, after, tol, why);
+	if (!compare_gs(s, before, after, tol, why, at))
+		return false;
+	diff_at(at, (struct interp_diff){ .kind = INTERP_DIFF_NONE, .event = -1 });
+	return true;
 }
 
 /* ---- what a run defines ---- */

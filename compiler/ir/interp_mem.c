@@ -149,8 +149,8 @@ static bool atomic_is_float(enum atomic_op op)
 
 /* The new value of an atomic: op(old, data), or for the swaps data when old
  * equals cmp (integer or float equality). */
-static uint64_t atomic_new(enum atomic_op op, unsigned bits, uint64_t old, uint64_t cmp,
-			   uint64_t data)
+uint64_t interp_atomic_new(enum atomic_op op, unsigned bits, uint64_t old, uint64_t cmp,
+			  uint64_t data)
 {
 	uint64_t r;
 	const uint64_t *srcs[2] = { &old, &data };
@@ -191,7 +191,7 @@ static void atomic_mem(struct ictx *c, struct intrinsic_instr *intr, unsigned l,
 	uint64_t data = isrc(c, intr, data_src, l);
 	bool data_poison = ipoison(c, intr->src[data_src].ssa, l, 0) ||
 			   (cmp_src && ipoison(c, intr->src[cmp_src].ssa, l, 0));
-	uint64_t nv = atomic_new(op, bits, old, cmp, data);
+	uint64_t nv = interp_atomic_new(op, bits, old, cmp, data);
 	mem_write(m, addr, bits, nv, interp_mem_tag(p || data_poison, atomic_is_float(op), bits));
 	iput(c, &intr->def, l, 0, old, p, atomic_is_float(op));
 }
@@ -449,6 +449,23 @@ static uint32_t image_depth(const struct interp_texture *t, enum image_dim dim)
 	return dim == DIM_cube ? 6 : dim == DIM_3d ? t->size[2] : 1;
 }
 
+int64_t interp_image_texel(const struct interp_texture *t, enum image_dim dim, bool array,
+			   const uint64_t *coord, uint64_t sample, uint64_t lod)
+{
+	int64_t xyz[3], layer;
+	image_coords(dim, array, coord, xyz, &layer);
+	uint32_t depth = image_depth(t, dim);
+	if (xyz[0] < 0 || xyz[0] >= t->size[0] || xyz[1] < 0 || xyz[1] >= t->size[1] ||
+	    xyz[2] < 0 || xyz[2] >= depth || layer < 0 || layer >= t->layers || lod != 0)
+		return -1;
+	if (sample >= t->samples)
+		sample = t->samples > 1 ? UINT64_MAX : 0;	/* single-sampled: ignored */
+	if (sample == UINT64_MAX)
+		return -1;
+	return (((((int64_t)layer * depth + xyz[2]) * t->size[1] + xyz[1]) * t->size[0] + xyz[0]) *
+		t->samples + (int64_t)sample);
+}
+
 /* The texel index of an access, or -1 when out of bounds. */
 static int64_t image_texel(struct ictx *c, struct intrinsic_instr *intr, unsigned l,
 			   unsigned *slot_out, bool *undef)
@@ -463,25 +480,13 @@ static int64_t image_texel(struct ictx *c, struct intrinsic_instr *intr, unsigne
 	if (slot >= c->in->num_images)
 		return -1;
 	*slot_out = (unsigned)slot;
-	const struct interp_texture *t = c->image[slot].model;
-	int64_t xyz[3], layer;
-	image_coords(dim, array, ival(c, intr->src[1].ssa, l), xyz, &layer);
-	uint64_t sample = isrc(c, intr, 2, l);
 	uint64_t lod = 0;
 	if (intr->op == INTR_image_load)
 		lod = isrc(c, intr, 3, l);
 	else if (intr->op == INTR_image_store)
 		lod = isrc(c, intr, 4, l);
-	uint32_t depth = image_depth(t, dim);
-	if (xyz[0] < 0 || xyz[0] >= t->size[0] || xyz[1] < 0 || xyz[1] >= t->size[1] ||
-	    xyz[2] < 0 || xyz[2] >= depth || layer < 0 || layer >= t->layers || lod != 0)
-		return -1;
-	if (sample >= t->samples)
-		sample = t->samples > 1 ? UINT64_MAX : 0;	/* single-sampled: ignored */
-	if (sample == UINT64_MAX)
-		return -1;
-	return (((((int64_t)layer * depth + xyz[2]) * t->size[1] + xyz[1]) * t->size[0] + xyz[0]) *
-		t->samples + (int64_t)sample);
+	return interp_image_texel(c->image[slot].model, dim, array, ival(c, intr->src[1].ssa, l),
+				  isrc(c, intr, 2, l), lod);
 }
 
 static void image_touch(struct ictx *c, struct image_state *im)
@@ -494,18 +499,23 @@ static void image_touch(struct ictx *c, struct image_state *im)
 	memset(im->tags, 0xff, n);	/* 0xff: not written, the model's value */
 }
 
+uint64_t interp_image_model(const struct interp_texture *t, unsigned slot, int64_t texel,
+			    unsigned k, bool is_float, unsigned bits)
+{
+	int64_t xyz[3] = { texel, 0, 0 };
+	uint64_t h = interp_texel_hash(t, slot, 0, xyz, 0, 0, k);
+	if (is_float)
+		return ir_float_to_bits((double)(h >> 40) / (double)(1 << 24), bits);
+	return h & imask(bits);
+}
+
 /* The model's value of component k of a texel, for an access of `type`
  * and `bits`. */
 static uint64_t image_model(struct ictx *c, unsigned slot, int64_t texel, unsigned k,
 			    enum base_type type, unsigned bits, bool *is_float)
 {
-	const struct interp_texture *t = c->image[slot].model;
-	int64_t xyz[3] = { texel, 0, 0 };
-	uint64_t h = interp_texel_hash(t, slot, 0, xyz, 0, 0, k);
 	*is_float = type == BASE_float;
-	if (type == BASE_float)
-		return ir_float_to_bits((double)(h >> 40) / (double)(1 << 24), bits);
-	return h & imask(bits);
+	return interp_image_model(c->image[slot].model, slot, texel, k, *is_float, bits);
 }
 
 static void image_read(struct ictx *c, unsigned slot, int64_t texel, unsigned k,
@@ -587,7 +597,7 @@ static void exec_image_access(struct ictx *c, struct intrinsic_instr *intr, unsi
 		uint64_t cmp = swap ? isrc(c, intr, 3, l) : 0;
 		bool dp = ipoison(c, intr->src[data_src].ssa, l, 0) ||
 			  (swap && ipoison(c, intr->src[3].ssa, l, 0));
-		uint64_t nv = atomic_new(op, bits, old, cmp, isrc(c, intr, data_src, l));
+		uint64_t nv = interp_atomic_new(op, bits, old, cmp, isrc(c, intr, data_src, l));
 		image_write(c, slot, texel, 0, nv, interp_mem_tag(p || dp, atomic_is_float(op), bits));
 		iput(c, &intr->def, l, 0, old, p, atomic_is_float(op));
 		return;

@@ -81,9 +81,6 @@ struct ictx {
 	bool in_map_valid;
 };
 
-/* Memory tags for a value of `bits` bits (INTERP_TAG_FLOAT becomes a size
- * code so that floats can be found again in memory). */
-uint8_t interp_mem_tag(bool poison, bool is_float, unsigned bits);
 
 static inline uint64_t *ival(struct ictx *c, const struct ssa_def *d, unsigned l)
 {
@@ -178,8 +175,6 @@ bool interp_exec_memory(struct ictx *c, struct intrinsic_instr *intr, const stru
 void interp_mem_finish(struct ictx *c);
 /* interp_tex.c */
 void interp_exec_tex(struct ictx *c, struct tex_instr *tex, const struct lanes *ls);
-uint64_t interp_texel_hash(const struct interp_texture *t, unsigned slot, unsigned level,
-			   const int64_t *xyz, unsigned layer, unsigned sample, unsigned comp);
 /* interp_newer.c */
 bool interp_exec_newer(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls);
 /* interp_lanes.c */

@@ -26,6 +26,7 @@
  * Texel values: floats in [0, 1) (24 bits of hash), integers the hash's bits.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "compiler/ir/interp_priv.h"
@@ -61,8 +62,8 @@ static double texel_float(uint64_t h)
 /* ---- one lookup ---- */
 
 struct lookup {
-	struct ictx *c;
-	const struct tex_instr *tex;
+	const struct interp_tex_request *rq;
+	const struct interp_tex_lane *ln;	/* the lane's operands */
 	const struct interp_texture *t;
 	unsigned slot;
 	bool clamp;			/* sampler: clamp to edge, else repeat */
@@ -72,21 +73,11 @@ struct lookup {
 	int64_t offset[3];
 	double ref;			/* comparator */
 	bool shadow;
-	bool int_result;
 	bool unnormalized;		/* rect: coordinates in texels */
 	unsigned sample;
+	uint64_t *vals;			/* the results and their tags */
+	uint8_t *tags;
 };
-
-static const struct ssa_def *src_of(const struct tex_instr *tex, enum tex_src_type type)
-{
-	int i = tex_instr_src_index(tex, type);
-	return i < 0 ? NULL : tex->src[i].src.ssa;
-}
-
-static double fval(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
-{
-	return ir_float_from_bits(ival(c, d, l)[k], d->bit_size);
-}
 
 static unsigned level_size(const struct interp_texture *t, unsigned k, unsigned level)
 {
@@ -185,19 +176,6 @@ static void cube_face(double x, double y, double z, unsigned *face, double *s, d
 
 /* ---- level of detail ---- */
 
-/* The projected coordinate of lane l (cube: the raw direction). */
-static void coords_of(struct ictx *c, const struct tex_instr *tex, unsigned l, double *co)
-{
-	const struct ssa_def *coord = src_of(tex, TEX_SRC_coord);
-	const struct ssa_def *proj = src_of(tex, TEX_SRC_projector);
-	unsigned n = image_dim_coords(tex->dim);
-	for (unsigned k = 0; k < 3; k++)
-		co[k] = coord && k < n ? fval(c, coord, l, k) : 0;
-	if (proj)
-		for (unsigned k = 0; k < n; k++)
-			co[k] /= fval(c, proj, l, 0);
-}
-
 /* rho: the longer of the two screen-space derivatives in texels. */
 static double rho_of(const struct interp_texture *t, unsigned n, const double *dx, const double *dy)
 {
@@ -210,67 +188,285 @@ static double rho_of(const struct interp_texture *t, unsigned n, const double *d
 	return sqrt(lx > ly ? lx : ly);
 }
 
+/* The unclamped lambda of an implicit-lod lookup of lane l; false when a
+ * quad neighbour it needs is not running or its coordinates are poison. */
+static bool implicit_lambda(const struct interp_tex_request *rq, const struct interp_tex_lane *lanes,
+			    unsigned nlanes, unsigned l, const struct interp_texture *t, double *lambda)
+{
+	*lambda = 0;
+	if (!rq->has_quads)
+		return true;
+	unsigned x0 = l & ~1u, x1 = l | 1u, y0 = l & ~2u, y1 = l | 2u;
+	unsigned need[4] = { x0, x1, y0, y1 };
+	for (unsigned i = 0; i < 4; i++)
+		if (need[i] >= nlanes || !lanes[need[i]].active || lanes[need[i]].coord_poison)
+			return false;
+	double dx[3], dy[3];
+	for (unsigned k = 0; k < 3; k++) {
+		dx[k] = lanes[x1].coord[k] - lanes[x0].coord[k];
+		dy[k] = lanes[y1].coord[k] - lanes[y0].coord[k];
+	}
+	*lambda = log2(rho_of(t, image_dim_coords(rq->dim), dx, dy));
+	return true;
+}
+
+/* ---- results ---- */
+
+static void result(struct lookup *lk, unsigned k, double f, uint64_t bits, bool is_float)
+{
+	unsigned b = lk->rq->bit_size;
+	lk->vals[k] = is_float ? ir_float_to_bits(f, b) : bits & imask(b);
+	lk->tags[k] = interp_mem_tag(false, is_float, b);
+}
+
+static void result_poison(const struct interp_tex_request *rq, uint64_t *vals, uint8_t *tags)
+{
+	for (unsigned k = 0; k < rq->num_components; k++) {
+		vals[k] = 0;
+		tags[k] = INTERP_TAG_POISON;
+	}
+}
+
+static void result_zero(struct lookup *lk)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	for (unsigned k = 0; k < rq->num_components; k++)
+		result(lk, k, 0, 0, !rq->int_result && !rq->query && k + rq->is_sparse < rq->num_components);
+}
+
+static unsigned layer_of(double v, unsigned layers)
+{
+	double f = floor(v + 0.5);
+	if (!(f >= 0))
+		return 0;
+	return f >= layers ? layers - 1 : (unsigned)f;
+}
+
+/* txs, query_levels, texture_samples. */
+static void exec_query(struct lookup *lk)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	const struct interp_texture *t = lk->t;
+	if (rq->op == TEX_OP_query_levels || rq->op == TEX_OP_texture_samples) {
+		result(lk, 0, 0, rq->op == TEX_OP_query_levels ? t->levels : t->samples, false);
+		return;
+	}
+	uint64_t lod = lk->ln->ilod;
+	if (lod >= t->levels) {
+		result_poison(rq, lk->vals, lk->tags);
+		return;
+	}
+	unsigned n = rq->dim == DIM_cube ? 2 : image_dim_coords(rq->dim);
+	for (unsigned k = 0; k < rq->num_components; k++)
+		result(lk, k, 0, k < n ? level_size(t, k, (unsigned)lod)
+		       : k == n && rq->is_array ? t->layers : 0, false);
+}
+
+/* txf, txf_ms: integer coordinates. */
+static void exec_fetch(struct lookup *lk)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	const struct interp_tex_lane *ln = lk->ln;
+	const struct interp_texture *t = lk->t;
+	uint64_t level = ln->ilod;
+	uint64_t sample = ln->ms_index;
+	unsigned n = image_dim_coords(rq->dim);
+	int64_t xyz[3] = { 0, 0, 0 };
+	bool in = level < t->levels && (rq->op != TEX_OP_txf_ms || sample < t->samples);
+	for (unsigned k = 0; k < n && in; k++) {
+		xyz[k] = ln->icoord[k] + lk->offset[k];
+		in = xyz[k] >= 0 && xyz[k] < level_size(t, k, (unsigned)level);
+	}
+	int64_t layer = rq->is_array ? ln->icoord[n] : 0;
+	if (!in || layer < 0 || layer >= t->layers) {
+		result_zero(lk);
+		return;
+	}
+	lk->layer = (unsigned)layer;
+	lk->sample = rq->op == TEX_OP_txf_ms ? (unsigned)sample : 0;
+	for (unsigned k = 0; k < rq->num_components; k++) {
+		uint64_t h = interp_texel_hash(t, lk->slot, (unsigned)level, xyz, lk->layer,
+					       lk->sample, k);
+		bool sparse_code = rq->is_sparse && k == rq->num_components - 1u;
+		if (sparse_code)
+			result(lk, k, 0, 0, false);
+		else if (rq->int_result)
+			result(lk, k, 0, h, false);
+		else
+			result(lk, k, texel_float(h), 0, true);
+	}
+}
+
+/* tg4: the four texels of the bilinear footprint at level 0. */
+static void exec_gather(struct lookup *lk)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	int64_t i0[3] = { 0, 0, 0 };
+	double fr[3];
+	for (unsigned k = 0; k < 2; k++)
+		axis(lk, k, 0, &i0[k], &fr[k]);
+	static const unsigned corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
+	for (unsigned k = 0; k < 4; k++) {
+		int64_t xyz[3] = { wrap(lk, i0[0] + corner[k][0], level_size(lk->t, 0, 0)),
+				   wrap(lk, i0[1] + corner[k][1], level_size(lk->t, 1, 0)), 0 };
+		if (rq->int_result)
+			result(lk, k, 0, interp_texel_hash(lk->t, lk->slot, 0, xyz, lk->layer, 0,
+							   rq->component), false);
+		else
+			result(lk, k, texel(lk, 0, xyz, rq->component), 0, true);
+	}
+	if (rq->is_sparse)
+		result(lk, 4, 0, 0, false);
+}
+
+/* The lambda of a sampling lookup before clamping; false: poison. */
+static bool lambda_of(const struct interp_tex_request *rq, const struct interp_tex_lane *lanes,
+		      unsigned nlanes, unsigned l, const struct interp_texture *t, double *lambda)
+{
+	const struct interp_tex_lane *ln = &lanes[l];
+	switch (rq->op) {
+	case TEX_OP_txl:
+		*lambda = ln->lod;
+		return true;
+	case TEX_OP_txd:
+		*lambda = log2(rho_of(t, image_dim_coords(rq->dim), ln->ddx, ln->ddy));
+		return true;
+	default:
+		if (!implicit_lambda(rq, lanes, nlanes, l, t, lambda))
+			return false;
+		if (ln->has_bias)
+			*lambda += ln->bias;
+		return true;
+	}
+}
+
+static double clamp_lambda(const struct interp_tex_lane *ln, const struct interp_texture *t,
+			   double lambda)
+{
+	if (ln->has_min_lod && lambda < ln->min_lod)
+		lambda = ln->min_lod;
+	if (lambda != lambda || lambda < 0)
+		return 0;
+	double max = t->levels - 1.0;
+	return lambda > max ? max : lambda;
+}
+
+static void exec_sample(struct lookup *lk, const struct interp_tex_lane *lanes, unsigned nlanes,
+			unsigned l)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	const struct interp_texture *t = lk->t;
+	double lambda;
+	if (rq->op == TEX_OP_tg4) {
+		exec_gather(lk);
+		return;
+	}
+	if (!lambda_of(rq, lanes, nlanes, l, t, &lambda)) {
+		result_poison(rq, lk->vals, lk->tags);
+		return;
+	}
+	double lod = clamp_lambda(lk->ln, t, lambda);
+	if (rq->op == TEX_OP_lod) {
+		result(lk, 0, lod, 0, true);
+		result(lk, 1, lambda, 0, true);
+		return;
+	}
+	unsigned ncomp = rq->num_components - rq->is_sparse;
+	if (rq->int_result) {
+		unsigned level = (unsigned)floor(lod + 0.5);
+		for (unsigned k = 0; k < ncomp; k++)
+			result(lk, k, 0, nearest_bits(lk, level, k), false);
+	} else {
+		unsigned l0 = (unsigned)floor(lod);
+		double f = lod - l0;
+		for (unsigned k = 0; k < ncomp; k++) {
+			double v = sample_level(lk, l0, k);
+			if (f > 0 && l0 + 1 < t->levels)
+				v = v * (1 - f) + sample_level(lk, l0 + 1, k) * f;
+			result(lk, k, v, 0, true);
+		}
+	}
+	if (rq->is_sparse)
+		result(lk, ncomp, 0, 0, false);
+}
+
+/* Fill the coordinate-related fields of a sampling lookup. */
+static void setup_coords(struct lookup *lk)
+{
+	const struct interp_tex_request *rq = lk->rq;
+	const double *co = lk->ln->coord;
+	unsigned n = image_dim_coords(rq->dim);
+	unsigned layer = rq->is_array ? layer_of(co[n], lk->t->layers) : 0;
+	if (rq->dim == DIM_cube) {
+		unsigned face;
+		cube_face(co[0], co[1], co[2], &face, &lk->co[0], &lk->co[1]);
+		lk->dims = 2;
+		lk->layer = layer * 6 + face;
+		lk->clamp = true;
+	} else {
+		lk->dims = n;
+		for (unsigned k = 0; k < 3; k++)
+			lk->co[k] = k < n ? co[k] : 0;
+		lk->layer = layer;
+	}
+	if (rq->is_shadow && lk->ln->has_ref) {
+		lk->shadow = true;
+		lk->ref = lk->ln->ref;
+	}
+}
+
+void interp_tex_lookup(const struct interp_inputs *in, const struct interp_tex_request *rq,
+		       const struct interp_tex_lane *lanes, unsigned nlanes, unsigned l,
+		       uint64_t *vals, uint8_t *tags)
+{
+	const struct interp_tex_lane *ln = &lanes[l];
+	struct lookup lk = { .rq = rq, .ln = ln, .vals = vals, .tags = tags };
+	if (ln->poison) {
+		result_poison(rq, vals, tags);
+		return;
+	}
+	if (ln->texture >= in->num_textures) {
+		lk.t = NULL;
+		result_zero(&lk);
+		return;
+	}
+	lk.slot = ln->texture;
+	lk.t = &in->texture[ln->texture];
+	lk.clamp = ln->sampler & 1;
+	lk.unnormalized = rq->dim == DIM_rect;
+	for (unsigned k = 0; k < 3; k++)
+		lk.offset[k] = ln->offset[k];
+	switch (rq->op) {
+	case TEX_OP_txs: case TEX_OP_query_levels: case TEX_OP_texture_samples:
+		exec_query(&lk);
+		break;
+	case TEX_OP_txf: case TEX_OP_txf_ms:
+		exec_fetch(&lk);
+		break;
+	default:
+		setup_coords(&lk);
+		exec_sample(&lk, lanes, nlanes, l);
+		break;
+	}
+}
+
+/* ---- the interpreter's tex instruction ---- */
+
+static const struct ssa_def *src_of(const struct tex_instr *tex, enum tex_src_type type)
+{
+	int i = tex_instr_src_index(tex, type);
+	return i < 0 ? NULL : tex->src[i].src.ssa;
+}
+
+static double fval(struct ictx *c, const struct ssa_def *d, unsigned l, unsigned k)
+{
+	return ir_float_from_bits(ival(c, d, l)[k], d->bit_size);
+}
+
 static bool has_quads(const struct ictx *c)
 {
 	enum shader_stage st = c->s->stage;
 	return st == STAGE_FRAGMENT || st == STAGE_COMPUTE || st == STAGE_TASK || st == STAGE_MESH;
-}
-
-/* The unclamped lambda of an implicit-lod lookup; false when a quad
- * neighbour it needs is not running or poison. */
-static bool implicit_lambda(struct ictx *c, const struct tex_instr *tex, const struct lanes *ls,
-			    unsigned l, const struct interp_texture *t, double *lambda)
-{
-	*lambda = 0;
-	if (!has_quads(c))
-		return true;
-	const struct ssa_def *coord = src_of(tex, TEX_SRC_coord);
-	unsigned x0 = l & ~1u, x1 = l | 1u, y0 = l & ~2u, y1 = l | 2u;
-	unsigned need[4] = { x0, x1, y0, y1 };
-	for (unsigned i = 0; i < 4; i++) {
-		if (need[i] >= c->nl || !interp_lane_in(c, ls, need[i]) || ipoison_any(c, coord, need[i]))
-			return false;
-		const struct ssa_def *proj = src_of(tex, TEX_SRC_projector);
-		if (proj && ipoison_any(c, proj, need[i]))
-			return false;
-	}
-	double a[3], b[3], cc[3], d[3], dx[3], dy[3];
-	coords_of(c, tex, x0, a);
-	coords_of(c, tex, x1, b);
-	coords_of(c, tex, y0, cc);
-	coords_of(c, tex, y1, d);
-	for (unsigned k = 0; k < 3; k++) {
-		dx[k] = b[k] - a[k];
-		dy[k] = d[k] - cc[k];
-	}
-	*lambda = log2(rho_of(t, image_dim_coords(tex->dim), dx, dy));
-	return true;
-}
-
-/* ---- the instruction ---- */
-
-static void result(struct ictx *c, const struct tex_instr *tex, unsigned l, unsigned k, double f,
-		   uint64_t bits, bool is_float)
-{
-	const struct ssa_def *d = &tex->def;
-	uint64_t v = is_float ? ir_float_to_bits(f, d->bit_size) : bits & imask(d->bit_size);
-	ival(c, d, l)[k] = v;
-	tagword *t = itag(c, d, l);
-	*t &= ~itag_bits(k);
-	*t |= (tagword)is_float << (k + TAGW_FLOAT_SHIFT);
-}
-
-static void result_poison(struct ictx *c, const struct tex_instr *tex, unsigned l)
-{
-	memset(ival(c, &tex->def, l), 0, tex->def.num_components * sizeof(uint64_t));
-	*itag(c, &tex->def, l) = TAGW_POISON_ALL;
-}
-
-static void result_zero(struct ictx *c, const struct tex_instr *tex, unsigned l)
-{
-	for (unsigned k = 0; k < tex->def.num_components; k++)
-		result(c, tex, l, k, 0, 0, tex->dest_type == BASE_float &&
-		       k + tex->is_sparse < tex->def.num_components);
 }
 
 /* Whether any source of the instruction is poison for lane l. */
@@ -289,244 +485,83 @@ static uint64_t int_src(struct ictx *c, const struct tex_instr *tex, enum tex_sr
 	return d ? ival(c, d, l)[0] : dflt;
 }
 
-/* The texture of a lookup, or NULL when its slot is not declared. */
-static const struct interp_texture *texture_of(struct ictx *c, const struct tex_instr *tex,
-					       unsigned l, unsigned *slot)
-{
-	uint64_t s = (uint64_t)tex->texture_index +
-		     (uint32_t)int_src(c, tex, TEX_SRC_texture_offset, l, 0);
-	if (s >= c->in->num_textures)
-		return NULL;
-	*slot = (unsigned)s;
-	return &c->in->texture[s];
-}
-
-static unsigned layer_of(double v, unsigned layers)
-{
-	double f = floor(v + 0.5);
-	if (!(f >= 0))
-		return 0;
-	return f >= layers ? layers - 1 : (unsigned)f;
-}
-
-/* txs, query_levels, texture_samples. */
-static void exec_query(struct ictx *c, const struct tex_instr *tex, unsigned l,
-		       const struct interp_texture *t)
-{
-	if (tex->op == TEX_OP_query_levels || tex->op == TEX_OP_texture_samples) {
-		result(c, tex, l, 0, 0, tex->op == TEX_OP_query_levels ? t->levels : t->samples, false);
-		return;
-	}
-	uint64_t lod = int_src(c, tex, TEX_SRC_lod, l, 0);
-	if (lod >= t->levels) {
-		result_poison(c, tex, l);
-		return;
-	}
-	unsigned n = tex->dim == DIM_cube ? 2 : image_dim_coords(tex->dim);
-	for (unsigned k = 0; k < tex->def.num_components; k++)
-		result(c, tex, l, k, 0, k < n ? level_size(t, k, (unsigned)lod)
-		       : k == n && tex->is_array ? t->layers : 0, false);
-}
-
-/* txf, txf_ms: integer coordinates. */
-static void exec_fetch(struct ictx *c, const struct tex_instr *tex, unsigned l, struct lookup *lk)
+/* Lane l's operands, the coordinates and the reference projected. */
+static void lane_operands(struct ictx *c, const struct tex_instr *tex, unsigned l,
+			  struct interp_tex_lane *ln)
 {
 	const struct ssa_def *coord = src_of(tex, TEX_SRC_coord);
-	const struct interp_texture *t = lk->t;
-	uint64_t level = int_src(c, tex, TEX_SRC_lod, l, 0);
-	uint64_t sample = int_src(c, tex, TEX_SRC_ms_index, l, 0);
-	unsigned n = image_dim_coords(tex->dim);
-	int64_t xyz[3] = { 0, 0, 0 };
-	bool in = level < t->levels && (tex->op != TEX_OP_txf_ms || sample < t->samples);
-	for (unsigned k = 0; k < n && in; k++) {
-		xyz[k] = (int32_t)ival(c, coord, l)[k] + lk->offset[k];
-		in = xyz[k] >= 0 && xyz[k] < level_size(t, k, (unsigned)level);
-	}
-	int64_t layer = tex->is_array ? (int32_t)ival(c, coord, l)[n] : 0;
-	if (!in || layer < 0 || layer >= t->layers) {
-		result_zero(c, tex, l);
-		return;
-	}
-	lk->layer = (unsigned)layer;
-	lk->sample = tex->op == TEX_OP_txf_ms ? (unsigned)sample : 0;
-	for (unsigned k = 0; k < tex->def.num_components; k++) {
-		uint64_t h = interp_texel_hash(t, lk->slot, (unsigned)level, xyz, lk->layer,
-					       lk->sample, k);
-		bool sparse_code = tex->is_sparse && k == tex->def.num_components - 1u;
-		if (sparse_code)
-			result(c, tex, l, k, 0, 0, false);
-		else if (lk->int_result)
-			result(c, tex, l, k, 0, h, false);
-		else
-			result(c, tex, l, k, texel_float(h), 0, true);
-	}
-}
-
-/* tg4: the four texels of the bilinear footprint at level 0. */
-static void exec_gather(struct ictx *c, const struct tex_instr *tex, unsigned l, struct lookup *lk)
-{
-	int64_t i0[3] = { 0, 0, 0 };
-	double fr[3];
-	for (unsigned k = 0; k < 2; k++)
-		axis(lk, k, 0, &i0[k], &fr[k]);
-	static const unsigned corner[4][2] = { { 0, 1 }, { 1, 1 }, { 1, 0 }, { 0, 0 } };
-	for (unsigned k = 0; k < 4; k++) {
-		int64_t xyz[3] = { wrap(lk, i0[0] + corner[k][0], level_size(lk->t, 0, 0)),
-				   wrap(lk, i0[1] + corner[k][1], level_size(lk->t, 1, 0)), 0 };
-		if (lk->int_result)
-			result(c, tex, l, k, 0, interp_texel_hash(lk->t, lk->slot, 0, xyz, lk->layer, 0,
-								  tex->component), false);
-		else
-			result(c, tex, l, k, texel(lk, 0, xyz, tex->component), 0, true);
-	}
-	if (tex->is_sparse)
-		result(c, tex, l, 4, 0, 0, false);
-}
-
-/* The lambda of a sampling lookup before clamping; false: poison. */
-static bool lambda_of(struct ictx *c, const struct tex_instr *tex, const struct lanes *ls,
-		      unsigned l, const struct interp_texture *t, double *lambda)
-{
+	const struct ssa_def *proj = src_of(tex, TEX_SRC_projector);
 	const struct ssa_def *d;
-	switch (tex->op) {
-	case TEX_OP_txl:
-		*lambda = fval(c, src_of(tex, TEX_SRC_lod), l, 0);
-		return true;
-	case TEX_OP_txd: {
-		double dx[3] = { 0, 0, 0 }, dy[3] = { 0, 0, 0 };
-		const struct ssa_def *sx = src_of(tex, TEX_SRC_ddx), *sy = src_of(tex, TEX_SRC_ddy);
-		for (unsigned k = 0; k < sx->num_components && k < 3; k++) {
-			dx[k] = fval(c, sx, l, k);
-			dy[k] = fval(c, sy, l, k);
-		}
-		*lambda = log2(rho_of(t, image_dim_coords(tex->dim), dx, dy));
-		return true;
-	}
-	default:
-		if (!implicit_lambda(c, tex, ls, l, t, lambda))
-			return false;
-		if ((d = src_of(tex, TEX_SRC_bias)))
-			*lambda += fval(c, d, l, 0);
-		return true;
-	}
-}
-
-static double clamp_lambda(struct ictx *c, const struct tex_instr *tex, unsigned l,
-			   const struct interp_texture *t, double lambda)
-{
-	const struct ssa_def *d = src_of(tex, TEX_SRC_min_lod);
-	if (d) {
-		double m = fval(c, d, l, 0);
-		if (lambda < m)
-			lambda = m;
-	}
-	if (lambda != lambda || lambda < 0)
-		return 0;
-	double max = t->levels - 1.0;
-	return lambda > max ? max : lambda;
-}
-
-static void exec_sample(struct ictx *c, const struct tex_instr *tex, const struct lanes *ls,
-			unsigned l, struct lookup *lk)
-{
-	const struct interp_texture *t = lk->t;
-	double lambda;
-	if (tex->op == TEX_OP_tg4) {
-		exec_gather(c, tex, l, lk);
-		return;
-	}
-	if (!lambda_of(c, tex, ls, l, t, &lambda)) {
-		result_poison(c, tex, l);
-		return;
-	}
-	double lod = clamp_lambda(c, tex, l, t, lambda);
-	if (tex->op == TEX_OP_lod) {
-		result(c, tex, l, 0, lod, 0, true);
-		result(c, tex, l, 1, lambda, 0, true);
-		return;
-	}
-	unsigned ncomp = tex->def.num_components - tex->is_sparse;
-	if (lk->int_result) {
-		unsigned level = (unsigned)floor(lod + 0.5);
-		for (unsigned k = 0; k < ncomp; k++)
-			result(c, tex, l, k, 0, nearest_bits(lk, level, k), false);
-	} else {
-		unsigned l0 = (unsigned)floor(lod);
-		double f = lod - l0;
-		for (unsigned k = 0; k < ncomp; k++) {
-			double v = sample_level(lk, l0, k);
-			if (f > 0 && l0 + 1 < t->levels)
-				v = v * (1 - f) + sample_level(lk, l0 + 1, k) * f;
-			result(c, tex, l, k, v, 0, true);
-		}
-	}
-	if (tex->is_sparse)
-		result(c, tex, l, ncomp, 0, 0, false);
-}
-
-/* Fill the coordinate-related fields of a sampling lookup. */
-static void setup_coords(struct ictx *c, const struct tex_instr *tex, unsigned l, struct lookup *lk)
-{
-	double co[3];
-	coords_of(c, tex, l, co);
 	unsigned n = image_dim_coords(tex->dim);
-	const struct ssa_def *coord = src_of(tex, TEX_SRC_coord);
-	unsigned layers = lk->t->layers;
-	unsigned layer = tex->is_array && coord ? layer_of(fval(c, coord, l, n), layers) : 0;
-	if (tex->dim == DIM_cube) {
-		unsigned face;
-		cube_face(co[0], co[1], co[2], &face, &lk->co[0], &lk->co[1]);
-		lk->dims = 2;
-		lk->layer = layer * 6 + face;
-		lk->clamp = true;
-	} else {
-		lk->dims = n;
-		memcpy(lk->co, co, sizeof(co));
-		lk->layer = layer;
+	ln->poison = any_poison(c, tex, l);
+	ln->coord_poison = (coord && ipoison_any(c, coord, l)) || (proj && ipoison_any(c, proj, l));
+	for (unsigned k = 0; coord && k < coord->num_components && k < 4; k++) {
+		ln->coord[k] = fval(c, coord, l, k);
+		ln->icoord[k] = (int32_t)ival(c, coord, l)[k];
 	}
-	const struct ssa_def *cmp = src_of(tex, TEX_SRC_comparator);
-	if (cmp && tex->is_shadow) {
-		lk->shadow = true;
-		lk->ref = fval(c, cmp, l, 0);
-		const struct ssa_def *proj = src_of(tex, TEX_SRC_projector);
+	if (proj)
+		for (unsigned k = 0; k < n; k++)
+			ln->coord[k] /= fval(c, proj, l, 0);
+	if ((d = src_of(tex, TEX_SRC_comparator))) {
+		ln->has_ref = true;
+		ln->ref = fval(c, d, l, 0);
 		if (proj)
-			lk->ref /= fval(c, proj, l, 0);
+			ln->ref /= fval(c, proj, l, 0);
 	}
+	if ((d = src_of(tex, TEX_SRC_lod))) {
+		ln->ilod = ival(c, d, l)[0];
+		if (tex->op == TEX_OP_txl)
+			ln->lod = fval(c, d, l, 0);
+	}
+	if ((d = src_of(tex, TEX_SRC_bias))) {
+		ln->has_bias = true;
+		ln->bias = fval(c, d, l, 0);
+	}
+	if ((d = src_of(tex, TEX_SRC_min_lod))) {
+		ln->has_min_lod = true;
+		ln->min_lod = fval(c, d, l, 0);
+	}
+	const struct ssa_def *sx = src_of(tex, TEX_SRC_ddx), *sy = src_of(tex, TEX_SRC_ddy);
+	for (unsigned k = 0; sx && sy && k < sx->num_components && k < 3; k++) {
+		ln->ddx[k] = fval(c, sx, l, k);
+		ln->ddy[k] = fval(c, sy, l, k);
+	}
+	const struct ssa_def *off = src_of(tex, TEX_SRC_offset);
+	for (unsigned k = 0; off && k < off->num_components && k < 3; k++)
+		ln->offset[k] = (int32_t)ival(c, off, l)[k];
+	ln->ms_index = (uint32_t)int_src(c, tex, TEX_SRC_ms_index, l, 0);
+	ln->texture = (uint32_t)((uint64_t)tex->texture_index +
+				 (uint32_t)int_src(c, tex, TEX_SRC_texture_offset, l, 0));
+	if ((uint64_t)tex->texture_index + (uint32_t)int_src(c, tex, TEX_SRC_texture_offset, l, 0) >
+	    UINT32_MAX)
+		ln->texture = UINT32_MAX;
+	ln->sampler = (uint32_t)((uint64_t)tex->sampler_index +
+				 (uint32_t)int_src(c, tex, TEX_SRC_sampler_offset, l, 0));
 }
 
 void interp_exec_tex(struct ictx *c, struct tex_instr *tex, const struct lanes *ls)
 {
+	struct interp_tex_request rq = {
+		.op = tex->op, .dim = tex->dim, .is_array = tex->is_array,
+		.is_shadow = tex->is_shadow, .is_sparse = tex->is_sparse,
+		.int_result = tex->dest_type != BASE_float, .component = tex->component,
+		.num_components = tex->def.num_components, .bit_size = tex->def.bit_size,
+		.has_quads = has_quads(c),
+		.query = tex->op == TEX_OP_txs || tex->op == TEX_OP_query_levels ||
+			 tex->op == TEX_OP_texture_samples,
+	};
+	struct interp_tex_lane *lanes = calloc(c->nl, sizeof(*lanes));
+	for (unsigned i = 0; i < ls->n; i++) {
+		lanes[ls->l[i]].active = true;
+		lane_operands(c, tex, ls->l[i], &lanes[ls->l[i]]);
+	}
+	uint64_t vals[16];
+	uint8_t tags[16];
 	for (unsigned i = 0; i < ls->n; i++) {
 		unsigned l = ls->l[i];
-		struct lookup lk = { .c = c, .tex = tex };
-		if (any_poison(c, tex, l)) {
-			result_poison(c, tex, l);
-			continue;
-		}
-		lk.t = texture_of(c, tex, l, &lk.slot);
-		if (!lk.t) {
-			result_zero(c, tex, l);
-			continue;
-		}
-		uint64_t sampler = (uint64_t)tex->sampler_index +
-				   (uint32_t)int_src(c, tex, TEX_SRC_sampler_offset, l, 0);
-		lk.clamp = sampler & 1;
-		lk.int_result = tex->dest_type != BASE_float;
-		lk.unnormalized = tex->dim == DIM_rect;
-		const struct ssa_def *off = src_of(tex, TEX_SRC_offset);
-		for (unsigned k = 0; off && k < off->num_components && k < 3; k++)
-			lk.offset[k] = (int32_t)ival(c, off, l)[k];
-		switch (tex->op) {
-		case TEX_OP_txs: case TEX_OP_query_levels: case TEX_OP_texture_samples:
-			exec_query(c, tex, l, lk.t);
-			break;
-		case TEX_OP_txf: case TEX_OP_txf_ms:
-			exec_fetch(c, tex, l, &lk);
-			break;
-		default:
-			setup_coords(c, tex, l, &lk);
-			exec_sample(c, tex, ls, l, &lk);
-			break;
-		}
+		interp_tex_lookup(c->in, &rq, lanes, c->nl, l, vals, tags);
+		for (unsigned k = 0; k < tex->def.num_components && k < 16; k++)
+			iput_mem(c, &tex->def, l, k, vals[k], tags[k]);
 	}
+	free(lanes);
 }
