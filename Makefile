@@ -65,8 +65,10 @@ endif
 # The statistics table (stats/stats.def): below both the compiler, whose
 # backends fill values by its IDs, and the tools, which read records.
 STAT_TABLE_SRC := stats/stat.c
-# The compiler library: everything under compiler/ except the command line.
-COMPILER_SRC := $(filter-out compiler/cli/%,$(wildcard compiler/*.c compiler/*/*.c)) \
+# The compiler library: everything under compiler/ except the command line and
+# the SPIR-V grammar generator (a program of its own, below).
+COMPILER_SRC := $(filter-out compiler/cli/% compiler/spirv/gen/%,\
+                  $(wildcard compiler/*.c compiler/*/*.c compiler/*/*/*.c)) \
                 $(STAT_TABLE_SRC)
 # The tools on top of it: one folder per subcommand, plus stats/ used by several.
 TOOLS_SRC    := $(filter-out $(STAT_TABLE_SRC),$(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c)) \

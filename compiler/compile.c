@@ -56,6 +56,8 @@ void compile_output_release(struct compile_output *out)
 		free(r->spirv);
 		free(r->ir);
 		free(r->disasm);
+		free(r->exec_note);
+		free(r->exec_text);
 		array_free(&r->stats);
 	}
 	array_free(&out->results);

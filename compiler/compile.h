@@ -58,6 +58,12 @@ struct compile_options {
 	bool want_spirv;		/* keep the SPIR-V (disassembled) in the result */
 	bool want_ir;			/* keep the optimised IR text in the result */
 	bool want_disasm;		/* keep the backend's disassembly */
+	/* the differential test (compiler/exec): run the final code in the
+	 * backend's simulator on the random inputs of `exec_seeds` seeds from
+	 * `exec_first_seed` and compare with the interpreter; 0: off */
+	unsigned exec_seeds;
+	uint64_t exec_first_seed;
+	bool want_exec_text;		/* keep the simulator's results of the first seed */
 	struct compile_progress *progress;	/* NULL, or updated as the compile goes */
 };
 
@@ -74,6 +80,16 @@ enum result_status {
 };
 
 const char *result_status_name(enum result_status s);
+
+/* What the differential test said (compile_options.exec_seeds). */
+enum exec_status {
+	EXEC_NOT_RUN,
+	EXEC_AGREE,		/* the simulator agrees with the interpreter on every seed */
+	EXEC_AGREE_LOWERED,	/* … some seeds only with the lowered shader (exec_check.h):
+				 * the lowerings' float approximations differ */
+	EXEC_DIFFER,		/* it does not: the result is RESULT_ERROR, the message says where */
+	EXEC_CANNOT_RUN,	/* the simulator cannot run this code: exec_note says why */
+};
 
 /* One statistic of a result; `key` is a static string: a key of the
  * statistics table (stats/stats.def), or the name an external compiler's
@@ -94,6 +110,9 @@ struct compile_result {
 	char *spirv;			/* SPIR-V disassembly, when asked */
 	char *ir;			/* IR text (and --print-after dumps), when asked */
 	char *disasm;			/* backend disassembly, when asked */
+	enum exec_status exec;
+	char *exec_note;		/* EXEC_CANNOT_RUN: why */
+	char *exec_text;		/* the simulator's results, when asked */
 	uint64_t time_us;
 	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
 };

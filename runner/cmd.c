@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "compiler/cli/cli.h"
+#include "compiler/exec/exec_check.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/error.h"
 #include "runner/run.h"
@@ -42,6 +43,9 @@ static const char usage[] =
 	"                        in CMD's output (repeatable)\n"
 	"  --passes LIST         optimisation pipeline, as for shdb compile ('none' or names)\n"
 	"  --verify              run the backend's independent verifiers on every result\n"
+	"  --verify-exec         run every result's final code in the target's simulator\n"
+	"                        and compare it with the interpreter (a difference is an\n"
+	"                        error record; the record's exec says what was found)\n"
 	"  --max-jobs-per-worker N  a fresh worker process after N files (default 1000)\n"
 	"Output:\n"
 	"  -o, --output DIR      the run folder (required)\n"
@@ -63,7 +67,7 @@ enum {
 	OPT_TIMEOUT, OPT_COMPILER, OPT_PRESET, OPT_STAT_PATTERN, OPT_PER_WORKER, OPT_LABEL,
 	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS, OPT_KEEP_ASM,
 	OPT_PASSES,
-	OPT_VERIFY,
+	OPT_VERIFY, OPT_VERIFY_EXEC,
 };
 
 static void parse_shard(struct run_config *c, const char *arg)
@@ -129,6 +133,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		{ "keep-asm", no_argument, NULL, OPT_KEEP_ASM },
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "verify-exec", no_argument, NULL, OPT_VERIFY_EXEC },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "merge", no_argument, NULL, OPT_MERGE },
@@ -172,6 +177,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		case OPT_KEEP_ASM: c->keep_asm = true; break;
 		case OPT_PASSES: c->opts.passes = optarg; break;
 		case OPT_VERIFY: c->opts.verify = true; break;
+		case OPT_VERIFY_EXEC: c->opts.exec_seeds = EXEC_DEFAULT_SEEDS; break;
 		case OPT_RESUME: c->resume = true; break;
 		case OPT_FORCE: c->force = true; break;
 		case OPT_MERGE: c->merge = true; break;
@@ -202,6 +208,8 @@ static void check_options(struct run_config *c)
 		die("--passes is for shdb's own compiler, not --compiler");
 	if (c->opts.verify && c->compiler)
 		die("--verify is for shdb's own compiler, not --compiler");
+	if (c->opts.exec_seeds && c->compiler)
+		die("--verify-exec is for shdb's own compiler, not --compiler");
 	struct strbuf err = STRBUF_INIT;
 	if (!pipeline_check_names(c->opts.passes, NULL, &err))
 		die("%s", err.buf);

@@ -152,6 +152,7 @@ static void job_options(const struct run *r, const struct job *j, struct compile
 	o->glsl_mode = e && e->glsl_mode != GLSL_MODE_AUTO ? e->glsl_mode : g->glsl_mode;
 	o->passes = g->passes;
 	o->verify = g->verify;
+	o->exec_seeds = g->exec_seeds;
 	for (size_t i = 0; i < g->defines.len; i++)
 		array_push(&o->defines, g->defines.data[i]);
 	for (size_t i = 0; i < g->include_dirs.len; i++)
@@ -606,6 +607,8 @@ static json_t *settings_json(const struct run *r)
 		json_object_set_new(s, "keep_asm", json_true());
 	if (c->opts.verify)
 		json_object_set_new(s, "verify", json_true());
+	if (c->opts.exec_seeds)
+		json_object_set_new(s, "verify_exec", json_integer(c->opts.exec_seeds));
 	return s;
 }
 

@@ -11,6 +11,7 @@
 #include "compiler/cli/cli.h"
 #include "compiler/cli/record.h"
 #include "compiler/compile.h"
+#include "compiler/exec/exec_check.h"
 #include "compiler/ir/interp.h"
 #include "compiler/opt/opt.h"
 
@@ -37,11 +38,15 @@ static const char usage[] =
 	"  --stats               print one JSON record per stage and target\n"
 	"  --shaderdb            print Mesa's shader-db statistics line\n"
 	"  --interp[=SEED]       run the optimised IR in the interpreter on random inputs\n"
-	"                        from SEED (default 0) and print the results\n";
+	"                        from SEED (default 0) and print the results\n"
+	"  --sim[=SEED]          run the final code in the target's simulator on the random\n"
+	"                        inputs of seeds SEED (default 0) to SEED+3, compare it\n"
+	"                        with the interpreter, and print SEED's results\n";
 
 enum {
 	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
 	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
+	OPT_SIM,
 };
 
 struct compile_cmd {
@@ -50,6 +55,7 @@ struct compile_cmd {
 	bool emit_spirv, emit_ir, disasm, stats, shaderdb;
 	bool interp;			/* --interp: run the IR on inputs from interp_seed */
 	uint64_t interp_seed;
+	bool sim;			/* --sim: the differential test's verdicts and results */
 };
 
 static void parse_targets(struct compile_cmd *c, const char *list)
@@ -117,6 +123,24 @@ static void parse_interp(struct compile_cmd *c, const char *arg)
 		die("--interp takes a seed (a number), not '%s'", arg);
 }
 
+static uint64_t parse_seed(const char *opt, const char *arg)
+{
+	char *end = NULL;
+	errno = 0;
+	uint64_t seed = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || *arg == '-')
+		die("--%s takes a seed (a number), not '%s'", opt, arg);
+	return seed;
+}
+
+static void parse_sim(struct compile_cmd *c, const char *arg)
+{
+	c->sim = c->opts.want_exec_text = true;
+	c->opts.exec_seeds = EXEC_DEFAULT_SEEDS;
+	if (arg)
+		c->opts.exec_first_seed = parse_seed("sim", arg);
+}
+
 static void parse_options(struct compile_cmd *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -134,6 +158,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "disasm", no_argument, NULL, OPT_DISASM },
 		{ "stats", no_argument, NULL, OPT_STATS },
 		{ "interp", optional_argument, NULL, OPT_INTERP },
+		{ "sim", optional_argument, NULL, OPT_SIM },
 		{ "shaderdb", no_argument, NULL, OPT_SHADERDB },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -175,6 +200,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		case OPT_STATS: c->stats = true; break;
 		case OPT_SHADERDB: c->shaderdb = true; break;
 		case OPT_INTERP: parse_interp(c, optarg); break;
+		case OPT_SIM: parse_sim(c, optarg); break;
 		case 'h': usage_exit(usage, true);
 		default: usage_exit(usage, false);
 		}
@@ -225,11 +251,31 @@ static void label(struct strbuf *sb, const struct compile_result *r)
 		strbuf_addf(sb, " %s", r->target->name);
 }
 
+/* --sim: the verdict of the differential test, then the results. */
+static void print_sim(const char *path, const struct compile_result *r, struct strbuf *sb)
+{
+	strbuf_addf(sb, "%s: ", path);
+	label(sb, r);
+	switch (r->exec) {
+	case EXEC_AGREE: strbuf_addstr(sb, ": sim: agrees with the interpreter\n"); break;
+	case EXEC_AGREE_LOWERED:
+		strbuf_addstr(sb, ": sim: agrees with the interpreter, on some seeds with the lowered "
+			      "shader only (the lowerings' float approximations)\n");
+		break;
+	case EXEC_DIFFER: strbuf_addf(sb, ": sim: %s\n", r->message); break;
+	case EXEC_CANNOT_RUN: strbuf_addf(sb, ": sim: cannot run: %s\n", r->exec_note); break;
+	default: strbuf_addf(sb, ": sim: not run (%s)\n", result_status_name(r->status)); break;
+	}
+	if (r->exec_text)
+		strbuf_addstr(sb, r->exec_text);
+}
+
 static void print_result(const struct compile_cmd *c, const char *path,
 			 const struct compile_result *r, bool several, bool first_of_stage)
 {
 	struct strbuf sb = STRBUF_INIT;
-	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb || c->interp;
+	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb || c->interp ||
+		   c->sim;
 
 	if (!any) {
 		strbuf_addf(&sb, "%s: ", path);
@@ -254,6 +300,8 @@ static void print_result(const struct compile_cmd *c, const char *path,
 		strbuf_addstr(&sb, r->disasm);
 	if (c->interp && r->ir && first_of_stage)
 		print_interp(c, path, r->ir, &sb);
+	if (c->sim && r->target)
+		print_sim(path, r, &sb);
 	if (c->stats) {
 		record_append_json(&sb, path, r, true);
 		strbuf_addch(&sb, '\n');

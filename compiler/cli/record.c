@@ -28,6 +28,12 @@ void record_append_json(struct strbuf *out, const char *path, const struct compi
 	json_object_set_new(o, "stats", stats);
 	if (with_time)
 		json_object_set_new(o, "time_us", json_integer((json_int_t)r->time_us));
+	if (r->exec == EXEC_AGREE || r->exec == EXEC_DIFFER || r->exec == EXEC_AGREE_LOWERED)
+		json_object_set_new(o, "exec", json_string(r->exec == EXEC_AGREE ? "agree" :
+							    r->exec == EXEC_DIFFER ? "differ" :
+							    "agree-lowered"));
+	else if (r->exec == EXEC_CANNOT_RUN)
+		json_object_set_new(o, "exec", json_pack("s+", "cannot run: ", r->exec_note));
 
 	char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENSURE_ASCII);
 	strbuf_addstr(out, s);

@@ -149,6 +149,7 @@ enum ir3_cond { COND_LT, COND_LE, COND_GT, COND_GE, COND_EQ, COND_NE, COND_COUNT
 enum ir3_alias_scope { ALIAS_TEX = 0, ALIAS_RT = 3, ALIAS_MEM = 4 };
 
 struct ir3_merge_set;
+struct ir3_iface;
 
 struct ir3_register {
 	unsigned flags;			/* IR3_REG_* */
@@ -217,6 +218,13 @@ struct ir3_block {
 	void *data;			/* per-pass scratch */
 };
 
+/* ir3.test_break: what a test asks to break (SHDB_IR3_BREAK=ra,postsched,nops) */
+enum {
+	IR3_BREAK_RA = 1 << 0,		/* RA's parallel copies are lost (phi moves, splits) */
+	IR3_BREAK_POSTSCHED = 1 << 1,	/* the post-RA scheduler ignores write-after-read */
+	IR3_BREAK_NOPS = 1 << 2,	/* legalize adds no nops for delays */
+};
+
 struct ir3_input {
 	unsigned num;			/* first component */
 	unsigned wrmask;
@@ -244,6 +252,14 @@ struct ir3 {
 	bool need_pixlod;		/* FS uses implicit derivatives */
 	bool legalized;			/* branches resolved, nops and syncs in place */
 	bool prefetch_end_of_quad;	/* FS: helpers end with the prefetches */
+
+	/* test only: passes that break their own rules on purpose, so the
+	 * tests can show the simulator catches them (IR3_BREAK_*) */
+	unsigned test_break;
+
+	/* what selection bound the registers, varyings and outputs to
+	 * (ir3_iface.h), or NULL: the simulator reads it */
+	struct ir3_iface *iface;
 
 	/* filled by the pipeline */
 	const struct ir3_info *target;

@@ -52,6 +52,7 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 {
 	struct pipeline p = { .ir = ir, .o = o, .out = out };
 	ir->target = target;
+	ir->test_break = o->test_break;
 
 	struct strbuf err = STRBUF_INIT;
 	if (!ir3_validate(ir, &err)) {

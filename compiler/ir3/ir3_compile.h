@@ -15,6 +15,7 @@ struct ir3_compile_options {
 	bool want_disasm;
 	bool allocated;			/* the input has its registers: legalise it only */
 	const char *print_after;	/* a pass name or "all": IR dumps into `dump` */
+	unsigned test_break;		/* test only: IR3_BREAK_* (ir3.h) */
 };
 
 struct ir3_compile_output {

@@ -76,6 +76,15 @@ struct ir3_builder isel_top(struct isel *c)
 	return b;
 }
 
+void isel_iface_input(struct isel *c, struct ir3_register *input, struct ir3_iface_input what)
+{
+	struct ir3_iface *f = c->ir->iface;
+	size_t sz = sizeof(*f->inputs);
+	f->inputs = arena_realloc(c->ir->arena, f->inputs, f->num_inputs * sz, (f->num_inputs + 1) * sz);
+	what.instr = input->instr;
+	f->inputs[f->num_inputs++] = what;
+}
+
 struct ir3_register *isel_imm(struct isel *c, uint32_t bits, bool half)
 {
 	return ir3_b_imm(&c->b, half ? TYPE_U16 : TYPE_U32, half ? bits & 0xffff : bits);
@@ -331,6 +340,16 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		c.blocks[k] = ir3_block_create(c.ir);
 
 	c.ir->const_size = layout->size_vec4;
+	c.ir->iface = arena_array(arena, struct ir3_iface, 1);
+	c.ir->iface->layout = *layout;
+	c.ir->iface->const_data = layout->const_data;
+	c.ir->iface->scratch_size = s->info.scratch_size;
+	c.ir->iface->shared_size = s->info.shared_size;
+	for (unsigned k = 0; k < s->num_ssbos; k++) {
+		unsigned end = s->ssbos[k]->slot + decl_num_slots(s->ssbos[k]->array_size);
+		if (end > c.ir->iface->image_ibo)
+			c.ir->iface->image_ibo = end;
+	}
 	if (s->stage == STAGE_COMPUTE) {
 		for (int k = 0; k < 3; k++)
 			c.ir->local_size[k] = s->info.workgroup_size[k] ? s->info.workgroup_size[k] : 1;

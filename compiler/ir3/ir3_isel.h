@@ -11,6 +11,7 @@
 #ifndef SHDB_IR3_ISEL_H
 #define SHDB_IR3_ISEL_H
 
+#include "compiler/ir3/ir3_iface.h"
 #include "compiler/ir3/ir3_nir.h"
 
 /*
@@ -121,6 +122,9 @@ struct ir3_register *isel_ij(struct isel *c);
 struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind);
 /* FS: a texture prefetch of `tex` when it qualifies (ir3_isel_tex.c). */
 bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex);
+
+/* Record what an input's register holds (ir3_iface.h). */
+void isel_iface_input(struct isel *c, struct ir3_register *input, struct ir3_iface_input what);
 
 /* FS varyings and VS inputs before the shader body; `end` after it. */
 void isel_setup_inputs(struct isel *c);

@@ -70,6 +70,20 @@ static void inputs_read(struct isel *c, unsigned *mask)
 		}
 }
 
+/* Record what varying location `inloc` holds (ir3_iface.h). */
+static void iface_varying(struct isel *c, unsigned inloc, int decl, unsigned elem, unsigned comp)
+{
+	struct ir3_iface *f = c->ir->iface;
+	if (inloc >= f->num_varyings) {
+		size_t sz = sizeof(*f->varyings);
+		f->varyings = arena_realloc(c->ir->arena, f->varyings, f->num_varyings * sz, (inloc + 1) * sz);
+		for (unsigned k = f->num_varyings; k <= inloc; k++)
+			f->varyings[k] = (struct ir3_iface_varying){ .decl = -2 };
+		f->num_varyings = inloc + 1;
+	}
+	f->varyings[inloc] = (struct ir3_iface_varying){ decl, elem, comp };
+}
+
 /* The varying locations (inlocs) of the FS inputs' components: a6xx+ by
  * slot, 4 each, in location order; a3xx–a5xx packed, the components read
  * only.  gl_PointCoord takes the slot after them. */
@@ -96,12 +110,17 @@ static void assign_inlocs(struct isel *c)
 					c->inloc[slot * 4 + comp] = next * 4 + comp;
 				else if (mask[slot] & (1u << comp))
 					c->inloc[slot * 4 + comp] = next++;
+				else
+					continue;
+				iface_varying(c, c->inloc[slot * 4 + comp], (int)idx, e, comp);
 			}
 			if (c->t->gen >= 6)
 				next++;
 		}
 	}
 	c->point_coord_inloc = c->t->gen >= 6 ? next * 4 : next;
+	for (unsigned k = 0; k < 2; k++)
+		iface_varying(c, c->point_coord_inloc + k, -1, 0, k);
 	free(order);
 }
 
@@ -138,6 +157,8 @@ static struct ir3_register *ij_of(struct isel *c, enum isel_ij kind)
 	if (!c->ijs[kind]) {
 		struct ir3_builder top = isel_top(c);
 		c->ijs[kind] = ir3_b_input(&top, 0, 2, true);
+		isel_iface_input(c, c->ijs[kind], (struct ir3_iface_input){ .kind = IR3_IFACE_IJ,
+										  .ij = kind });
 	}
 	return c->ijs[kind];
 }
@@ -203,6 +224,8 @@ static struct ir3_register *vs_input(struct isel *c, unsigned base, unsigned slo
 			width = comp + 1;
 		struct ir3_register *vec = ir3_b_input(&top, d->bit_size == 16 ? IR3_REG_HALF : 0,
 						       width, false);
+		isel_iface_input(c, vec, (struct ir3_iface_input){ .kind = IR3_IFACE_ATTR, .decl = base,
+								   .elem = slot - c->input_slot[base] });
 		top = isel_top(c);
 		for (unsigned k = 0; k < width; k++)
 			c->input_vals[slot * 4 + k] = width == 1 ? vec : ir3_b_split(&top, vec, k);
@@ -385,6 +408,7 @@ void isel_emit_end(struct isel *c)
 {
 	struct ir3_register *srcs[ISEL_MAX_OUTPUT_SLOTS];
 	int slots[ISEL_MAX_OUTPUT_SLOTS];
+	unsigned decls[ISEL_MAX_OUTPUT_SLOTS], elems[ISEL_MAX_OUTPUT_SLOTS];
 	unsigned n = 0;
 	struct ir3_register **vals = end_values(c);
 	for (unsigned o = 0; o < c->s->num_outputs; o++) {
@@ -408,12 +432,19 @@ void isel_emit_end(struct isel *c)
 			    d->location >= 0 && d->location + (int)e < 8)
 				slot = (d->location + (int)e) * 4;
 			srcs[n] = isel_collect(c, comps, ncomp);
+			decls[n] = o;
+			elems[n] = e;
 			slots[n++] = slot;
 		}
 	}
 	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
 	for (unsigned k = 0; k < n; k++)
 		end->srcs[k]->slot = slots[k];
+	struct ir3_iface *f = c->ir->iface;
+	f->outputs = arena_array(c->ir->arena, struct ir3_iface_output, n + 1);
+	f->num_outputs = n;
+	for (unsigned k = 0; k < n; k++)
+		f->outputs[k] = (struct ir3_iface_output){ decls[k], elems[k], slots[k] };
 }
 
 /* ------------------------------------------------------------------ */
@@ -427,6 +458,7 @@ static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsi
 	if (!c->sysvals[op][comp]) {
 		struct ir3_builder top = isel_top(c);
 		struct ir3_register *vec = ir3_b_input(&top, flags, ncomp, false);
+		isel_iface_input(c, vec, (struct ir3_iface_input){ .kind = IR3_IFACE_SYSVAL, .sysval = op });
 		top = isel_top(c);
 		for (unsigned k = 0; k < ncomp; k++)
 			c->sysvals[op][k] = ncomp == 1 ? vec : ir3_b_split(&top, vec, k);
@@ -1124,9 +1156,20 @@ static struct ir3_register *image_coords(struct isel *c, struct intrinsic_instr 
 	return isel_collect(c, v, n);
 }
 
+/* Images follow the SSBOs in the IBO (Mesa's ir3_image_to_ibo), so one
+ * index names either. */
 static bool image_slot(struct isel *c, struct intrinsic_instr *intr, struct slot *slot)
 {
-	*slot = slot_of(c, &intr->src[0]);
+	unsigned base = c->ir->iface->image_ibo;
+	uint32_t v;
+	if (isel_src_const(&intr->src[0], 0, &v)) {
+		*slot = (struct slot){ .direct = true, .imm = v + base };
+		return true;
+	}
+	struct ir3_register *idx = isel_get(c, intr->src[0].ssa)[0];
+	if (base)
+		idx = ir3_b_alu2(&c->b, OPC_ADD_U, idx, isel_imm(c, base, false));
+	*slot = (struct slot){ .reg = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, idx) };
 	return true;
 }
 

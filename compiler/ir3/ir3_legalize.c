@@ -450,6 +450,8 @@ static bool legalize_block(struct lctx *c, struct ir3_block *b)
 		}
 
 		unsigned delay = required_delay(c, s, n);
+		if (c->ir->test_break & IR3_BREAK_NOPS)
+			delay = 0;
 		if (delay && c->t->has_nop_flag && last && (ir3_cat(last) == 2 || ir3_cat(last) == 3) &&
 		    !last->repeat) {
 			unsigned room = 3 - last->nop, t = delay < room ? delay : room;

@@ -221,7 +221,8 @@ void ir3_lower_copies(struct ir3 *ir)
 		foreach_instr_safe(i, b) {
 			switch (i->opc) {
 			case OPC_META_PCOPY:
-				lower_pcopy(&c, i);
+				if (!(ir->test_break & IR3_BREAK_RA))
+					lower_pcopy(&c, i);
 				break;
 			case OPC_META_COLLECT:
 				lower_collect(&c, i);

@@ -73,6 +73,7 @@ struct ir3_const_layout {
 	 * at dynamic offsets push its whole range */
 	int const_data_slot;
 	unsigned const_data_size;
+	uint8_t *const_data;		/* its bytes (the lowered shader's arena) */
 };
 
 /* Driver params (Mesa 24.3's ir3_driver_param), dword offsets from

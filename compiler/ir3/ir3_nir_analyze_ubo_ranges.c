@@ -228,9 +228,11 @@ bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
 	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
 	int cd_slot = l->const_data_slot;
 	unsigned cd_size = l->const_data_size;
+	uint8_t *cd = l->const_data;
 	memset(l, 0, sizeof(*l));
 	l->const_data_slot = cd_slot;
 	l->const_data_size = cd_size;
+	l->const_data = cd;
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			unsigned slot, start, end;

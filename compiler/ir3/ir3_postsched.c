@@ -239,7 +239,8 @@ static void build(struct pctx *c, struct ir3_block *b)
 		array_push(&c->nodes, n);
 	}
 	forward_deps(c);
-	reverse_deps(c);
+	if (!(c->ir->test_break & IR3_BREAK_POSTSCHED))
+		reverse_deps(c);
 	order_deps(c);
 	for (size_t k = c->nodes.len; k-- > 0;) {
 		struct pnode *n = c->nodes.data[k];

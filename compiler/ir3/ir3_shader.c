@@ -2,6 +2,8 @@
  * ir3_compile_shader(): the ir3 backend behind compile_source(), per target.
  * Debugging aid: with SHDB_IR3_DUMP=PASS (or all) in the environment the
  * selected machine IR and the backend's dumps after PASS go to stderr.
+ * Test aid: SHDB_IR3_BREAK=ra,postsched,nops breaks those passes on purpose
+ * (ir3.h IR3_BREAK_*), for the tests that show the simulator catches it.
  */
 #include "compiler/ir3/ir3_shader.h"
 
@@ -11,6 +13,7 @@
 
 #include "compiler/ir3/ir3_isel.h"
 #include "compiler/ir3/ir3_compile.h"
+#include "compiler/ir3/sim/ir3_sim.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/array.h"
 #include "compiler/util/file.h"
@@ -24,6 +27,22 @@ static void target_error(struct compile_output *out, const char *name, struct co
 	r->message = xstrdup(msg);
 }
 
+/* SHDB_IR3_BREAK's list as IR3_BREAK_* flags. */
+static unsigned test_break(const char *list)
+{
+	static const struct { const char *name; unsigned flag; } names[] = {
+		{ "ra", IR3_BREAK_RA }, { "postsched", IR3_BREAK_POSTSCHED }, { "nops", IR3_BREAK_NOPS },
+	};
+	unsigned flags = 0;
+	for (size_t k = 0; list && k < sizeof(names) / sizeof(names[0]); k++) {
+		const char *p = strstr(list, names[k].name);
+		size_t n = strlen(names[k].name);
+		if (p && (p == list || p[-1] == ',') && (p[n] == ',' || !p[n]))
+			flags |= names[k].flag;
+	}
+	return flags;
+}
+
 /* Lowered shaders, one per lowering view, shared by the targets of one
  * compile (ir3_shader.h). */
 struct ir3_lowered {
@@ -35,6 +54,7 @@ struct ir3_lowered {
 
 struct ir3_lower_cache {
 	ARRAY(struct ir3_lowered) e;
+	struct exec_cache *exec;	/* the interpreter's runs for the differential test */
 };
 
 struct ir3_lower_cache *ir3_lower_cache_new(void)
@@ -50,6 +70,7 @@ void ir3_lower_cache_free(struct ir3_lower_cache *c)
 		shader_free(c->e.data[i].s);
 		free(c->e.data[i].message);
 	}
+	exec_cache_free(c->exec);
 	array_free(&c->e);
 	free(c);
 }
@@ -153,6 +174,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 		struct ir3_compile_options co = {
 			.verify = o->verify, .validate = IR_VALIDATE_DEFAULT || o->validate_ir,
 			.want_disasm = o->want_disasm, .print_after = getenv("SHDB_IR3_DUMP"),
+			.test_break = test_break(getenv("SHDB_IR3_BREAK")),
 		};
 		struct ir3_compile_output mo;
 		ir3_compile_output_init(&mo);
@@ -171,7 +193,15 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 			target_error(out, name, r, RESULT_ERROR, mo.error.buf);
 			ret = -1;
 		} else {
-			result_add_stats(r, &mo.stats);
+			if (cache && o->exec_seeds && !cache->exec)
+				cache->exec = exec_cache_new();
+			if (o->exec_seeds &&
+			    ir3_sim_check(ir, s, copy, o, r, cache ? cache->exec : NULL) < 0) {
+				diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, r->message);
+				ret = -1;
+			} else {
+				result_add_stats(r, &mo.stats);
+			}
 			if (o->want_disasm)
 				r->disasm = xstrdup(mo.disasm.buf);
 		}

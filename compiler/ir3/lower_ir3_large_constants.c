@@ -80,6 +80,19 @@ static void find(struct shader *s, struct cand *c)
 	free(loaded);
 }
 
+/* The bytes a constant store puts in the constant data (its element's
+ * vec4, components of 4 bytes): the driver's upload. */
+static void store_data(uint8_t *data, const struct local_decl *d, struct intrinsic_instr *st)
+{
+	struct load_const_instr *v = ssa_def_as_const(st->src[0].ssa);
+	struct load_const_instr *off = ssa_def_as_const(st->src[1].ssa);
+	unsigned e = (unsigned)intrinsic_get(st, INTR_IDX_base) + (unsigned)off->value[0];
+	for (unsigned k = 0; k < d->num_components && k < 4; k++) {
+		uint32_t w = (uint32_t)v->value[k];
+		memcpy(data + e * 16 + 4 * k, &w, 4);
+	}
+}
+
 bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 			       struct ir3_const_layout *layout)
 {
@@ -104,6 +117,8 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 		ubo->name = "constant data";
 		layout->const_data_slot = (int)ubo->slot;
 		layout->const_data_size = size;
+		layout->const_data = arena_alloc(&s->arena, size);
+		memset(layout->const_data, 0, size);
 		struct builder b;
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
@@ -113,6 +128,8 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
 				unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 				if (!c[l].ok)
 					continue;
+				if (intr->op == INTR_store_local)
+					store_data(layout->const_data + at[l], s->locals[l], intr);
 				if (intr->op == INTR_load_local) {
 					builder_init(&b, s, cursor_before_instr(in));
 					unsigned base = at[l] + (unsigned)intrinsic_get(intr, INTR_IDX_base) * 16;

@@ -1,0 +1,161 @@
+/*
+ * exec_check(): the interpreter against a backend's simulator, seed by
+ * seed (exec_check.h).  The interpreter runs with the tolerance's options
+ * (spirv_undef, float_relaxed), so what SPIR-V and Vulkan leave open is
+ * poison there and anything goes in the machine's result.
+ */
+#include "compiler/exec/exec_check.h"
+
+#include <stdlib.h>
+
+#include "compiler/opt/opt.h"
+#include "compiler/util/array.h"
+
+struct exec_run {
+	uint64_t seed;
+	unsigned subgroup_size;
+	struct interp_inputs *in;
+	struct interp_result *want;
+};
+
+struct exec_cache {
+	ARRAY(struct exec_run) runs;
+};
+
+struct exec_cache *exec_cache_new(void)
+{
+	return xcalloc(1, sizeof(struct exec_cache));
+}
+
+static void run_release(struct exec_run *r)
+{
+	interp_result_free(r->want);
+	interp_inputs_free(r->in);
+}
+
+void exec_cache_free(struct exec_cache *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->runs.len; i++)
+		run_release(&c->runs.data[i]);
+	array_free(&c->runs);
+	free(c);
+}
+
+/* The inputs of `seed` as `be` prepares them and the interpreter's run on
+ * them: from the cache, or made now (and kept there when there is one). */
+static struct exec_run get_run(struct shader *s, const struct exec_backend *be, uint64_t seed,
+			       const struct interp_tolerance *tol, struct exec_cache *cache,
+			       bool *owned)
+{
+	struct interp_inputs *in = interp_inputs_random(s, seed);
+	if (be->prepare)
+		be->prepare(be->ctx, in);
+	for (size_t i = 0; cache && i < cache->runs.len; i++) {
+		struct exec_run *r = &cache->runs.data[i];
+		if (r->seed == seed && r->subgroup_size == in->subgroup_size) {
+			interp_inputs_free(in);
+			*owned = false;
+			return *r;
+		}
+	}
+	struct interp_options opt = { .spirv_undef = tol->spirv_undef,
+				      .float_relaxed = tol->float_relaxed };
+	struct exec_run r = { seed, in->subgroup_size, in, interp_run(s, in, &opt) };
+	*owned = !cache;
+	if (cache)
+		array_push(&cache->runs, r);
+	return r;
+}
+
+struct interp_tolerance exec_tolerance(void)
+{
+	struct interp_tolerance t = { 0 };
+	for (unsigned i = 0; i < num_registered_passes; i++) {
+		const struct interp_tolerance *p = &pass_registry[i].tolerance;
+		t.rel = p->rel > t.rel ? p->rel : t.rel;
+		t.abs = p->abs > t.abs ? p->abs : t.abs;
+		t.ulp = p->ulp > t.ulp ? p->ulp : t.ulp;
+		t.spirv_undef |= p->spirv_undef;
+		t.float_relaxed |= p->float_relaxed;
+	}
+	return t;
+}
+
+/* Whether the backend's last run `got` computes what the lowered shader
+ * says on the same inputs (exactly, but for NaN payloads). */
+static bool agrees_lowered(const struct exec_backend *be, const struct interp_inputs *in,
+			   const struct interp_result *got, const struct interp_tolerance *tol)
+{
+	if (!be->lowered || !be->lowered_inputs)
+		return false;
+	struct interp_inputs lin;
+	be->lowered_inputs(be->ctx, in, &lin);
+	struct interp_options opt = { .spirv_undef = tol->spirv_undef,
+				      .float_relaxed = tol->float_relaxed };
+	struct interp_result *want = interp_run(be->lowered, &lin, &opt);
+	struct interp_tolerance exact = { .spirv_undef = tol->spirv_undef,
+					  .float_relaxed = tol->float_relaxed };
+	struct strbuf why = STRBUF_INIT;
+	bool same = want->status == INTERP_OK &&
+		    interp_compare(be->lowered, want, got, &exact, &why);
+	strbuf_release(&why);
+	interp_result_free(want);
+	return same;
+}
+
+/* One seed: true when both agree or the interpreter has no verdict. */
+static bool check_seed(struct shader *s, const struct exec_backend *be, uint64_t seed,
+		       const struct interp_tolerance *tol, struct strbuf *diag,
+		       struct exec_stats *st, struct exec_cache *cache)
+{
+	bool owned;
+	struct exec_run run = get_run(s, be, seed, tol, cache, &owned);
+	bool same = true;
+	if (run.want->status != INTERP_OK) {
+		st->skipped++;
+	} else {
+		struct interp_result *got = be->run(be->ctx, run.in);
+		struct strbuf why = STRBUF_INIT;
+		struct interp_diff at;
+		same = interp_compare_at(s, run.want, got, tol, &why, &at);
+		if (!same && at.kind != INTERP_DIFF_FATE && at.kind != INTERP_DIFF_STATUS &&
+		    agrees_lowered(be, run.in, got, tol)) {
+			same = true;
+			st->via_lowered++;
+		}
+		if (!same) {
+			strbuf_addf(diag, "seed %llu: %s", (unsigned long long)seed, why.buf);
+			if (be->origin && at.kind != INTERP_DIFF_STATUS && at.kind != INTERP_DIFF_SHAPE) {
+				struct strbuf o = STRBUF_INIT;
+				be->origin(be->ctx, &at, &o);
+				if (o.len)
+					strbuf_addf(diag, "; %s", o.buf);
+				strbuf_release(&o);
+			}
+		} else {
+			st->compared++;
+			st->defined += interp_result_defined(run.want);
+		}
+		strbuf_release(&why);
+		interp_result_free(got);
+	}
+	if (owned)
+		run_release(&run);
+	return same;
+}
+
+bool exec_check(struct shader *s, const struct exec_backend *be, uint64_t first, unsigned seeds,
+		const struct interp_tolerance *tol, struct strbuf *diag, struct exec_stats *st,
+		struct exec_cache *cache)
+{
+	struct exec_stats own = { 0 };
+	if (!st)
+		st = &own;
+	*st = (struct exec_stats){ 0 };
+	for (unsigned k = 0; k < seeds; k++)
+		if (!check_seed(s, be, first + k, tol, diag, st, cache))
+			return false;
+	return true;
+}

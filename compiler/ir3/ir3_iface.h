@@ -1,0 +1,62 @@
+/*
+ * The program's interface as instruction selection made it: what each
+ * input register, varying location and output of the machine program
+ * holds in terms of the shader's declarations, and the const-file layout.
+ * The hardware learns the same from the driver's state (VFD, VPC, the const
+ * upload); the simulator (compiler/ir3/sim) reads it to bind the
+ * interpreter's inputs to registers and to read the outputs back.
+ *
+ *	META_INPUT %2.xy    IR3_IFACE_IJ, ij ISEL_IJ_PERSP_PIXEL
+ *	META_INPUT %5.xyz   IR3_IFACE_ATTR, decl 1, elem 0, comp 0
+ *	bary.f %7, 4, %2    varyings[4] = { decl 0, elem 1, comp 0 }
+ *	end  %9 (src n)     outputs[n] = { decl 2, elem 0, slot -1 }
+ *
+ * Outputs are in the order selection gave `end` its sources; a750's
+ * alias.rt takes constant colour outputs out of `end` (their `slot`, rtN.c,
+ * finds them again), the rest keep their order.
+ */
+#ifndef SHDB_IR3_IFACE_H
+#define SHDB_IR3_IFACE_H
+
+#include "compiler/ir3/ir3_nir.h"
+
+enum ir3_iface_kind {
+	IR3_IFACE_ATTR,			/* a stage input's components */
+	IR3_IFACE_SYSVAL,		/* a system value the hardware delivers */
+	IR3_IFACE_IJ,			/* FS barycentrics (enum isel_ij) */
+};
+
+struct ir3_iface_input {
+	const struct ir3_instruction *instr;	/* its META_INPUT */
+	enum ir3_iface_kind kind;
+	unsigned decl, elem, comp;	/* ATTR: declaration, array element, first component */
+	enum intrinsic sysval;		/* SYSVAL: the intrinsic that reads it */
+	unsigned ij;			/* IJ: the kind */
+};
+
+/* A varying location (inloc) of a fragment shader. */
+struct ir3_iface_varying {
+	int decl;			/* the input declaration; -1: gl_PointCoord; -2: none */
+	unsigned elem, comp;		/* array element, component in the slot (absolute) */
+};
+
+struct ir3_iface_output {
+	unsigned decl, elem;		/* the output declaration and array element */
+	int slot;			/* rtN.c of a colour output, else -1 */
+};
+
+struct ir3_iface {
+	struct ir3_iface_input *inputs;
+	unsigned num_inputs;
+	struct ir3_iface_varying *varyings;	/* by inloc */
+	unsigned num_varyings;
+	struct ir3_iface_output *outputs;	/* by `end` source, as selected */
+	unsigned num_outputs;
+	struct ir3_const_layout layout;
+	const uint8_t *const_data;	/* the constant data UBO's bytes (layout.const_data_slot) */
+	unsigned scratch_size;		/* bytes of private memory per fibre the lowering asked */
+	unsigned shared_size;		/* bytes of local memory the lowered shader uses */
+	unsigned image_ibo;		/* the IBO slot of image 0: SSBOs come first */
+};
+
+#endif

@@ -1,0 +1,80 @@
+#!/bin/bash
+# The ir3 simulator and the differential test (compiler/ir3/sim,
+# compiler/exec): the final code of small shaders agrees with the
+# interpreter on four generations; shdb run --verify-exec records it; and a
+# scheduler, register allocator or legalizer broken on purpose
+# (SHDB_IR3_BREAK, test only) is caught on real shaders.
+. "$(dirname "$0")/lib.sh"
+
+T=a306,a530,a630,a750
+
+for f in "$TESTS"/sim/*.*; do
+	name=$(basename "$f")
+	test_expect "$name: the final code agrees with the interpreter on $T" '
+		$SHDB compile -t $T --sim "$f" >out 2>err &&
+		test $(grep -c ": sim: agrees with the interpreter" out) = 4
+	'
+done
+
+test_expect '--sim=SEED prints the results of that seed' '
+	$SHDB compile -t a630 --sim=5 "$TESTS/sim/mix.frag" >out &&
+	grep -q "^; sim seed 5" out && grep -q "^status: ok" out
+'
+
+test_expect 'a shader the simulator cannot run says why' '
+	cat >g.geom <<-\EOS &&
+	#version 450
+	layout(points) in;
+	layout(points, max_vertices = 1) out;
+	void main() { gl_Position = gl_in[0].gl_Position; EmitVertex(); }
+	EOS
+	$SHDB compile -t a630 --sim g.geom >out &&
+	grep -q "sim: cannot run: the simulator does not run geometry shaders" out
+'
+
+test_expect 'shdb run --verify-exec: every record says what the test found' '
+	mkdir in && cp "$TESTS"/sim/*.* in/ &&
+	$SHDB run -q --verify-exec -t a630,a750 -o run in >/dev/null &&
+	test $(grep -c "\"exec\":\"agree\"" run/stats.jsonl) = 8 &&
+	grep -q "\"verify_exec\": *4" run/run.json
+'
+
+test_expect 'SHDB_IR3_BREAK=nops: the simulator names a read made too early' '
+	SHDB_IR3_BREAK=nops $SHDB compile -t a630 --sim "$TESTS/sim/mix.frag" >out 2>err;
+	grep -q "sim: execution: seed" out
+'
+
+if [ ! -d "$SHDB_SHARED/corpus" ]; then
+	test_skip 'real shaders agree; a broken RA, scheduler or legalize is caught' \
+		'../shared/corpus is absent'
+	test_done
+	exit
+fi
+C=$SHDB_SHARED/corpus/SaschaWillems-Vulkan/shaders/glsl
+REAL="$C/ssao/blur.frag $C/pbrtexture/pbrtexture.frag $C/radialblur/phongpass.frag
+      $C/computenbody/particle_integrate.comp $C/deferred/deferred.frag"
+
+# caught BREAK: how many of REAL the simulator finds wrong with SHDB_IR3_BREAK=$1
+caught() {
+	local n=0 f
+	for f in $REAL; do
+		SHDB_IR3_BREAK=$1 $SHDB compile -t a630 --sim "$f" 2>/dev/null |
+			grep -q "sim: execution:" && n=$((n + 1))
+	done
+	echo $n
+}
+
+test_expect 'real shaders agree when nothing is broken' '
+	for f in $REAL; do
+		$SHDB compile -t a630 --sim "$f" >out 2>err || { cat out err; exit 1; }
+		grep -q "sim: agrees" out || { cat out; exit 1; }
+	done
+'
+
+for b in ra postsched nops; do
+	test_expect "SHDB_IR3_BREAK=$b is caught on real shaders" '
+		n=$(caught $b) && echo "# $b: $n of 5 caught" && test "$n" -ge 1
+	'
+done
+
+test_done
