@@ -539,10 +539,15 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register **d;
 	switch (intr->op) {
 	case INTR_load_frag_coord:
+		/* the hardware gives the pixel's integer position; FragCoord is
+		 * its centre unless the shader asks for integer centres (the
+		 * + 0.5 of nir_lower_wpos_center) */
 		d = isel_def(c, &intr->def);
 		for (unsigned k = 0; k < 4; k++) {
 			struct ir3_register *v = sysval_input(c, intr->op, 4, 0, k);
 			d[k] = k < 2 ? ir3_b_cov(&c->b, TYPE_U32, TYPE_F32, v) : v;
+			if (k < 2 && !c->s->info.pixel_center_integer)
+				d[k] = ir3_b_alu2(&c->b, OPC_ADD_F, d[k], ir3_b_imm(&c->b, TYPE_F32, 0x3f000000));
 		}
 		return true;
 	case INTR_load_front_face: {
