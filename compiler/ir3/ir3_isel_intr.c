@@ -1000,6 +1000,8 @@ static enum ir3_opc atomic_opc(struct isel *c, enum atomic_op op, enum ir3_opc a
 
 static enum ir3_type atomic_type(enum atomic_op op)
 {
+	if (op == ATOMIC_fadd || op == ATOMIC_fmin || op == ATOMIC_fmax || op == ATOMIC_fcmpxchg)
+		return TYPE_F32;
 	return op == ATOMIC_imin || op == ATOMIC_imax ? TYPE_S32 : TYPE_U32;
 }
 
