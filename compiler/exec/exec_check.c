@@ -43,6 +43,12 @@ void exec_cache_free(struct exec_cache *c)
 	free(c);
 }
 
+uint64_t exec_step_limit(unsigned lanes)
+{
+	uint64_t n = EXEC_LANE_STEPS / (lanes ? lanes : 1);
+	return n < 1000 ? 1000 : n > INTERP_DEFAULT_STEP_LIMIT ? INTERP_DEFAULT_STEP_LIMIT : n;
+}
+
 /* The inputs of `seed` as `be` prepares them and the interpreter's run on
  * them: from the cache, or made now (and kept there when there is one). */
 static struct exec_run get_run(struct shader *s, const struct exec_backend *be, uint64_t seed,
@@ -60,7 +66,8 @@ static struct exec_run get_run(struct shader *s, const struct exec_backend *be, 
 			return *r;
 		}
 	}
-	struct interp_options opt = { .spirv_undef = tol->spirv_undef,
+	struct interp_options opt = { .step_limit = exec_step_limit(in->num_lanes),
+				      .spirv_undef = tol->spirv_undef,
 				      .float_relaxed = tol->float_relaxed };
 	struct exec_run r = { seed, in->subgroup_size, in, interp_run(s, in, &opt) };
 	*owned = !cache;
@@ -92,7 +99,8 @@ static bool agrees_lowered(const struct exec_backend *be, const struct interp_in
 		return false;
 	struct interp_inputs lin;
 	be->lowered_inputs(be->ctx, in, &lin);
-	struct interp_options opt = { .spirv_undef = tol->spirv_undef,
+	struct interp_options opt = { .step_limit = exec_step_limit(in->num_lanes),
+				      .spirv_undef = tol->spirv_undef,
 				      .float_relaxed = tol->float_relaxed };
 	struct interp_result *want = interp_run(be->lowered, &lin, &opt);
 	struct interp_tolerance exact = { .spirv_undef = tol->spirv_undef,

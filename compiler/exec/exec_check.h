@@ -39,6 +39,13 @@ struct exec_backend {
 /* Seeds a check runs unless told: one of each kind of the generator's
  * inputs (tame, some special values, many), and one more tame. */
 #define EXEC_DEFAULT_SEEDS 4
+/* The interpreter's budget per run, in instructions × lanes: a seed that
+ * needs more is skipped (as one that reaches the step limit). */
+#define EXEC_LANE_STEPS (1u << 21)
+/* The interpreter's step limit for a run of `lanes` lanes (a step runs one
+ * instruction on every lane), so a workgroup of 256 lanes in a long loop
+ * is skipped as soon as a quad would be. */
+uint64_t exec_step_limit(unsigned lanes);
 
 struct exec_stats {
 	unsigned compared;		/* seeds where both ran and were compared */
@@ -58,7 +65,8 @@ void exec_cache_free(struct exec_cache *c);
 /*
  * Run `s` in the interpreter and in `be` on the random inputs of seeds
  * first … first + seeds - 1, and compare.  A seed where the interpreter
- * reaches its step limit or undefined behaviour is skipped.
+ * reaches its step limit (EXEC_LANE_STEPS) or undefined behaviour is
+ * skipped.
  *
  * Where a float differs beyond `tol` the backend's run is compared with the
  * interpreter's run of be->lowered: the lowerings a backend runs (fdiv as

@@ -702,11 +702,11 @@ static void exec(struct srun *r, uint32_t pc)
 {
 	const struct ir3_instruction *i = r->sim->prog[pc].i;
 	const struct swave *w = r->wave;
-	if (++r->steps > r->sim->step_limit) {
+	if (++r->steps > r->step_limit) {
 		r->stop = true;
 		r->status = INTERP_STEP_LIMIT;
 		strbuf_addf(&r->msg, "the machine code ran more than %llu instructions",
-			    (unsigned long long)r->sim->step_limit);
+			    (unsigned long long)r->step_limit);
 		return;
 	}
 	for (unsigned f = w->first; f < w->first + w->count; f++)
@@ -820,6 +820,8 @@ struct interp_result *ir3_sim_run(struct ir3_sim *sim, const struct interp_input
 	r->pc = arena_array(&r->arena, uint32_t, r->nf);
 	r->active = arena_array(&r->arena, uint8_t, r->nf);
 	setup_waves(r);
+	/* the machine runs several instructions for one of the IR, per wave */
+	r->step_limit = 16 * exec_step_limit(r->nf) * r->nwaves;
 	r->wave = &r->waves[0];
 	sim_mem_setup(r);
 	sim_bind_inputs(r);
@@ -911,7 +913,6 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 	sim->t = ir->target;
 	sim->s = s;
 	sim->wave_size = ir->target->threadsize_base;
-	sim->step_limit = 4000000;
 	unsigned count = 0, nblocks = 0;
 	foreach_block(b, ir) {
 		nblocks++;

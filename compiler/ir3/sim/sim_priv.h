@@ -90,7 +90,6 @@ struct ir3_sim {
 	const struct ir3_instruction **setup;	/* inputs and texture prefetches */
 	unsigned nsetup;
 	unsigned wave_size;
-	uint64_t step_limit;
 
 	/* the last run, for ir3_sim_origin() */
 	struct srun *last;
@@ -137,7 +136,7 @@ struct srun {
 	uint32_t **out_cause;		/* … and the refused read that made it poison */
 
 	bool preamble_done;
-	uint64_t steps;
+	uint64_t steps, step_limit;
 	bool stop;
 	enum interp_status status;
 	struct strbuf msg;		/* why the run stopped */
