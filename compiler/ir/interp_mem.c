@@ -4,9 +4,11 @@
  * variables, and storage images.
  *
  * Bounds (INTERP.md): each component of an access is checked on its own.
- * Out of bounds in a buffer, in shared, global or scratch memory, or an
- * undeclared descriptor: a read gives 0, a write is dropped, an atomic
- * returns 0 and changes nothing (robustBufferAccess2).  Locals: an
+ * Out of bounds in a buffer, in shared, global or scratch memory: a read
+ * gives 0, a write is dropped, an atomic returns 0 and changes nothing
+ * (robustBufferAccess2).  A descriptor slot past the declared ones (an
+ * array indexed out of bounds) is undefined: a read poison, a write or an
+ * atomic undefined behaviour.  Locals: an
  * out-of-range read is poison, an out-of-range write undefined behaviour.
  * A store to an undefined address is undefined behaviour; a load from one
  * is poison.  Helper lanes (demoted) neither store nor do atomics; their
@@ -205,6 +207,8 @@ static struct mem *ssbo_at(struct ictx *c, struct intrinsic_instr *intr, unsigne
 {
 	*undef |= ipoison(c, intr->src[src].ssa, l, 0);
 	uint64_t slot = isrc(c, intr, src, l);
+	if (slot >= c->in->num_ssbos)
+		*undef = true;	/* a descriptor array indexed out of bounds */
 	return slot < c->in->num_ssbos ? &c->ssbo[slot] : NULL;
 }
 
@@ -254,7 +258,7 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		break;
 	case INTR_load_ubo: {
 		uint64_t slot = isrc(c, intr, 0, l);
-		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l);
+		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l) || slot >= in->num_ubos;
 		buf = slot < in->num_ubos ? &in->ubo[slot] : NULL;
 		addr = isrc(c, intr, 1, l);
 		break;
@@ -477,8 +481,10 @@ static int64_t image_texel(struct ictx *c, struct intrinsic_instr *intr, unsigne
 		 ipoison_any(c, intr->src[2].ssa, l);
 	if (intr->op == INTR_image_load || intr->op == INTR_image_store)
 		*undef |= ipoison_any(c, intr->src[intr->op == INTR_image_load ? 3 : 4].ssa, l);
-	if (slot >= c->in->num_images)
+	if (slot >= c->in->num_images) {
+		*undef = true;	/* a descriptor array indexed out of bounds */
 		return -1;
+	}
 	*slot_out = (unsigned)slot;
 	uint64_t lod = 0;
 	if (intr->op == INTR_image_load)

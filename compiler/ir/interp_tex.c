@@ -18,8 +18,10 @@
  *  - offsets move the texel indices; an even sampler slot repeats, an odd
  *    one clamps to the edge; texture_offset and sampler_offset move the
  *    slots;
- *  - txf/txf_ms outside the texture, a level, layer or sample out of range,
- *    an undeclared texture: 0.  txs of a level beyond the last: poison.
+ *  - txf/txf_ms outside the texture, a level, layer or sample out of range:
+ *    0; a texture slot past the declared ones: poison; txs of a level
+ *    beyond the last: poison;
+ *  - the lod query: 8 fractional bits (mipmapPrecisionBits), toward zero.
  *  - tg4 returns component `component` of the four texels of the bilinear
  *    footprint at level 0, in the order (i0,j1) (i1,j1) (i1,j0) (i0,j0).
  *  - sparse lookups are always resident (residency code 0).
@@ -367,8 +369,12 @@ static void exec_sample(struct lookup *lk, const struct interp_tex_lane *lanes, 
 	}
 	double lod = clamp_lambda(lk->ln, t, lambda);
 	if (rq->op == TEX_OP_lod) {
-		result(lk, 0, lod, 0, true);
-		result(lk, 1, lambda, 0, true);
+		/* with 8 fractional bits (mipmapPrecisionBits), toward zero */
+		result(lk, 0, trunc(lod * 256) / 256, 0, true);
+		if (isfinite(lambda))
+			result(lk, 1, trunc(lambda * 256) / 256, 0, true);
+		else	/* of infinite or undefined derivatives: open */
+			lk->tags[1] = INTERP_TAG_POISON, lk->vals[1] = 0;
 		return;
 	}
 	unsigned ncomp = rq->num_components - rq->is_sparse;
@@ -426,8 +432,9 @@ void interp_tex_lookup(const struct interp_inputs *in, const struct interp_tex_r
 		return;
 	}
 	if (ln->texture >= in->num_textures) {
-		lk.t = NULL;
-		result_zero(&lk);
+		/* past the declared textures: undefined (Vulkan's descriptor
+		 * arrays have no robustness) */
+		result_poison(rq, vals, tags);
 		return;
 	}
 	lk.slot = ln->texture;
