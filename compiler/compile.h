@@ -113,6 +113,8 @@ struct compile_result {
 	enum exec_status exec;
 	char *exec_note;		/* EXEC_CANNOT_RUN: why */
 	char *exec_text;		/* the simulator's results, when asked */
+	uint64_t exec_sim_us;		/* of time_us, the simulator's runs */
+	uint64_t exec_interp_us;	/* … and the interpreter's */
 	uint64_t time_us;
 	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
 };

@@ -7,9 +7,17 @@
 #include "compiler/exec/exec_check.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 #include "compiler/opt/opt.h"
 #include "compiler/util/array.h"
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 struct exec_run {
 	uint64_t seed;
@@ -53,7 +61,7 @@ uint64_t exec_step_limit(unsigned lanes)
  * them: from the cache, or made now (and kept there when there is one). */
 static struct exec_run get_run(struct shader *s, const struct exec_backend *be, uint64_t seed,
 			       const struct interp_tolerance *tol, struct exec_cache *cache,
-			       bool *owned)
+			       bool *owned, struct exec_stats *st)
 {
 	struct interp_inputs *in = interp_inputs_random(s, seed);
 	if (be->prepare)
@@ -69,7 +77,9 @@ static struct exec_run get_run(struct shader *s, const struct exec_backend *be, 
 	struct interp_options opt = { .step_limit = exec_step_limit(in->num_lanes),
 				      .spirv_undef = tol->spirv_undef,
 				      .float_relaxed = tol->float_relaxed };
+	uint64_t t0 = now_ns();
 	struct exec_run r = { seed, in->subgroup_size, in, interp_run(s, in, &opt) };
+	st->interp_ns += now_ns() - t0;
 	*owned = !cache;
 	if (cache)
 		array_push(&cache->runs, r);
@@ -119,12 +129,14 @@ static bool check_seed(struct shader *s, const struct exec_backend *be, uint64_t
 		       struct exec_stats *st, struct exec_cache *cache)
 {
 	bool owned;
-	struct exec_run run = get_run(s, be, seed, tol, cache, &owned);
+	struct exec_run run = get_run(s, be, seed, tol, cache, &owned, st);
 	bool same = true;
 	if (run.want->status != INTERP_OK) {
 		st->skipped++;
 	} else {
+		uint64_t t0 = now_ns();
 		struct interp_result *got = be->run(be->ctx, run.in);
+		st->run_ns += now_ns() - t0;
 		struct strbuf why = STRBUF_INIT;
 		struct interp_diff at;
 		same = interp_compare_at(s, run.want, got, tol, &why, &at);

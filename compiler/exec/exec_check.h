@@ -53,6 +53,8 @@ struct exec_stats {
 					 * only: the lowerings' float approximations differ */
 	unsigned skipped;		/* seeds where the interpreter did not end normally */
 	uint64_t defined;		/* result components and bytes compared */
+	uint64_t run_ns;		/* in the backend's runs */
+	uint64_t interp_ns;		/* in the interpreter's (cached runs: none) */
 };
 
 /* The interpreter's runs of one source shader, kept for the next backend

@@ -454,6 +454,8 @@ static void timing_before(struct srun *r, uint32_t pc)
 		t->barrier_ss = false;
 	if (fl & IR3_INSTR_SY)
 		t->barrier_sy = false;
+	if (t->barrier_block != r->sim->prog[pc].block)
+		t->barrier_ss = t->barrier_sy = false;	/* Mesa's rule: the same block */
 	if ((t->barrier_ss || t->barrier_sy) && i->opc != OPC_NOP) {
 		struct strbuf sb = STRBUF_INIT;
 		sim_print_instr(&sb, r->sim, pc);
@@ -490,8 +492,10 @@ static void timing_after(struct srun *r, uint32_t pc)
 	struct stiming *t = w->t;
 	if (i->opc == OPC_ALIAS)
 		return;
-	if (ir3_cat(i) == 7)
+	if (ir3_cat(i) == 7) {
 		t->barrier_ss = t->barrier_sy = true;
+		t->barrier_block = r->sim->prog[pc].block;
+	}
 	else if (i->opc != OPC_NOP)
 		t->barrier_ss = t->barrier_sy = false;
 	for (unsigned f = w->first; f < w->first + w->count; f++) {
@@ -726,44 +730,46 @@ static void exec(struct srun *r, uint32_t pc)
 	timing_after(r, pc);
 }
 
-/* Run wave w until it ends, reaches a barrier or the run stops. */
-static void run_wave(struct srun *r, struct swave *w)
+/* One instruction of wave w (false: it has ended). */
+static bool step_wave(struct srun *r, struct swave *w)
 {
 	r->wave = w;
-	while (!r->stop && !w->at_barrier) {
-		uint32_t min = UINT32_MAX;
-		for (unsigned f = w->first; f < w->first + w->count; f++)
-			if (r->state[f] == FIBRE_RUNNING && r->pc[f] < min)
-				min = r->pc[f];
-		if (min == UINT32_MAX) {
-			w->done = true;
-			return;
-		}
-		if (min >= r->sim->nprog) {
-			sim_stop(r, "a fibre ran past the last instruction");
-			return;
-		}
-		for (unsigned f = w->first; f < w->first + w->count; f++)
-			r->active[f] = r->state[f] == FIBRE_RUNNING && r->pc[f] == min;
-		exec(r, min);
+	uint32_t min = UINT32_MAX;
+	for (unsigned f = w->first; f < w->first + w->count; f++)
+		if (r->state[f] == FIBRE_RUNNING && r->pc[f] < min)
+			min = r->pc[f];
+	if (min == UINT32_MAX) {
+		w->done = true;
+		return false;
 	}
+	if (min >= r->sim->nprog) {
+		sim_stop(r, "a fibre ran past the last instruction");
+		return false;
+	}
+	for (unsigned f = w->first; f < w->first + w->count; f++)
+		r->active[f] = r->state[f] == FIBRE_RUNNING && r->pc[f] == min;
+	exec(r, min);
+	return true;
 }
 
+/* The waves one instruction each in turn (the interpreter's order: an
+ * instruction for every lane, then the next), a wave at a barrier waiting
+ * until every wave that has not ended is there. */
 static void run_waves(struct srun *r)
 {
 	for (;;) {
-		bool all_done = true;
+		bool ran = false, all_done = true;
 		for (unsigned k = 0; k < r->nwaves && !r->stop; k++) {
 			struct swave *w = &r->waves[k];
 			if (!w->done && !w->at_barrier)
-				run_wave(r, w);
+				ran |= step_wave(r, w);
 			all_done &= w->done;
 		}
 		if (r->stop || all_done)
 			return;
-		/* every wave that has not ended waits at a barrier */
-		for (unsigned k = 0; k < r->nwaves; k++)
-			r->waves[k].at_barrier = false;
+		if (!ran)
+			for (unsigned k = 0; k < r->nwaves; k++)
+				r->waves[k].at_barrier = false;
 	}
 }
 

@@ -283,24 +283,19 @@ struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, flo
 
 /* ---- outputs ---- */
 
-/* The interface output `end` source n stands for (selection's order, with
- * colour outputs by their rtN slot), or -1. */
+/* The interface output `end` source n stands for, or -1: the outputs of
+ * one rtN slot (dual-source blending, components of one location) and
+ * those without a slot are in selection's order. */
 static int output_of(const struct ir3_sim *sim, unsigned n)
 {
 	const struct ir3_iface *fi = sim->f;
 	const struct ir3_instruction *end = sim->end;
 	int slot = end->srcs[n]->slot;
-	if (slot >= 0) {
-		for (unsigned k = 0; k < fi->num_outputs; k++)
-			if (fi->outputs[k].slot == slot)
-				return (int)k;
-		return -1;
-	}
 	unsigned before = 0;
 	for (unsigned m = 0; m < n; m++)
-		before += end->srcs[m]->slot < 0;
+		before += end->srcs[m]->slot == slot;
 	for (unsigned k = 0; k < fi->num_outputs; k++)
-		if (fi->outputs[k].slot < 0 && before-- == 0)
+		if (fi->outputs[k].slot == slot && before-- == 0)
 			return (int)k;
 	return -1;
 }

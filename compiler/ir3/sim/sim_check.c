@@ -41,7 +41,10 @@ int ir3_sim_check(struct ir3 *ir, struct shader *s, struct shader *lowered,
 	struct exec_backend be = ir3_sim_backend(sim, lowered);
 	struct interp_tolerance tol = exec_tolerance();
 	struct exec_stats st;
-	if (exec_check(s, &be, o->exec_first_seed, o->exec_seeds, &tol, &why, &st, cache)) {
+	bool same = exec_check(s, &be, o->exec_first_seed, o->exec_seeds, &tol, &why, &st, cache);
+	r->exec_sim_us = st.run_ns / 1000;
+	r->exec_interp_us = st.interp_ns / 1000;
+	if (same) {
 		r->exec = st.via_lowered ? EXEC_AGREE_LOWERED : EXEC_AGREE;
 		if (!st.compared) {
 			r->exec = EXEC_CANNOT_RUN;

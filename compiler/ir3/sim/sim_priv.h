@@ -64,6 +64,7 @@ struct stiming {
 	uint32_t ss_tick, sy_tick;	/* the last (ss), (sy) */
 	bitset_word const_ss[BITSET_WORDS(SIM_CONSTS)];
 	bool barrier_ss, barrier_sy;
+	unsigned barrier_block;		/* the block of the last cat7 barrier */
 	/* alias.tex: register units the next texture instruction reads elsewhere */
 	unsigned num_aliases;
 	struct { unsigned unit; const struct ir3_register *src; unsigned elem; } alias[SIM_MAX_ALIASES];
