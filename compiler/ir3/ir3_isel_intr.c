@@ -857,13 +857,23 @@ static enum ir3_type mem_type(unsigned bit_size)
 	return bit_size == 16 ? TYPE_U16 : bit_size == 8 ? TYPE_U8 : TYPE_U32;
 }
 
-/* A dword offset from a byte offset (ir3_nir_lower_io_offsets). */
-static struct ir3_register *dword_offset(struct isel *c, struct src *src)
+/* log2 of an a6xx SSBO access's offset unit: the offset counts dwords,
+ * 16-bit words for 16-bit accesses, bytes for 8-bit ones (Mesa's
+ * ir3_nir_lower_io_offsets and the 8-bit cases of ir3_a6xx.c). */
+static unsigned offset_shift(unsigned bit_size)
+{
+	return bit_size == 8 ? 0 : bit_size == 16 ? 1 : 2;
+}
+
+/* An a6xx SSBO offset from a byte offset, for accesses of `bit_size`. */
+static struct ir3_register *ssbo_offset(struct isel *c, struct src *src, unsigned bit_size)
 {
 	uint32_t v;
+	unsigned shift = offset_shift(bit_size);
 	if (isel_src_const(src, 0, &v))
-		return isel_imm(c, v >> 2, false);
-	return ir3_b_alu2(&c->b, OPC_SHR_B, isel_get(c, src->ssa)[0], isel_imm(c, 2, false));
+		return isel_imm(c, v >> shift, false);
+	struct ir3_register *o = isel_get(c, src->ssa)[0];
+	return shift ? ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, shift, false)) : o;
 }
 
 /* A memory instruction, placed (place()) once its sources are built: they
@@ -928,7 +938,7 @@ static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
 	slot_src(i, slot);
 	if (a6)
-		ir3_src_ssa(i, dword_offset(c, &intr->src[1]), 0);
+		ir3_src_ssa(i, ssbo_offset(c, &intr->src[1], intr->def.bit_size), 0);
 	else
 		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
 	place(c, i);
@@ -958,13 +968,15 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 		struct ir3_register *off;
 		uint32_t co;
 		if (isel_src_const(&intr->src[2], 0, &co))
-			off = isel_imm(c, a6 ? (co + k * bytes) >> 2 : co + k * bytes, false);
+			off = isel_imm(c, a6 ? (co + k * bytes) >> offset_shift(8 * bytes) : co + k * bytes,
+				       false);
 		else {
 			off = isel_get(c, intr->src[2].ssa)[0];
 			if (k)
 				off = ir3_b_alu2(&c->b, OPC_ADD_U, off, isel_imm(c, k * bytes, false));
 			if (a6)
-				off = ir3_b_alu2(&c->b, OPC_SHR_B, off, isel_imm(c, 2, false));
+				off = ir3_b_alu2(&c->b, OPC_SHR_B, off,
+						 isel_imm(c, offset_shift(8 * bytes), false));
 		}
 		struct ir3_instruction *i = mem_instr(c, a6 ? OPC_STIB : OPC_STGB, 0,
 						      mem_type(intr->src[0].ssa->bit_size));
@@ -1037,7 +1049,7 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
 {
 	struct slot slot = slot_of(c, &intr->src[0]);
-	struct ir3_register *off = c->t->gen >= 6 ? dword_offset(c, &intr->src[1])
+	struct ir3_register *off = c->t->gen >= 6 ? ssbo_offset(c, &intr->src[1], intr->def.bit_size)
 						  : isel_get(c, intr->src[1].ssa)[0];
 	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, off, swap ? &intr->src[3] : &intr->src[2],
 		    swap ? &intr->src[2] : NULL);

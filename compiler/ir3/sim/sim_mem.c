@@ -4,7 +4,8 @@
  * of bounds a read gives 0, a write is dropped, an atomic returns 0.
  *
  *	IBO slot n (ldib, stib, atomic.b, resinfo)  SSBO n below the first image
- *	                                            slot (iface image_ibo), else
+ *	                                            slot (iface image_ibo), offsets
+ *	                                            in units of the access (a6xx), else
  *	                                            image n - image_ibo
  *	ldgb/stgb (a3xx–a5xx)                       SSBO n, byte offsets
  *	ldg, stg, atomic.g (addresses)              global memory at in->global_base,
@@ -289,7 +290,7 @@ static void exec_ldib(struct srun *r, uint32_t pc, unsigned f)
 	unsigned base = r->sim->f->image_ibo, n = ir3_reg_elems(i->dsts[0]);
 	if (slot < base || i->opc == OPC_LDGB) {
 		uint64_t off = opnd(r, pc, f, 1, 0, &p);
-		load_to(r, pc, f, ssbo(r, slot), i->opc == OPC_LDGB ? off : off * 4, n, p);
+		load_to(r, pc, f, ssbo(r, slot), i->opc == OPC_LDGB ? off : off * type_bytes(i->type), n, p);
 		return;
 	}
 	slot -= base;
@@ -315,7 +316,8 @@ static void exec_stib(struct srun *r, uint32_t pc, unsigned f)
 			undefined_address(r, pc);
 			return;
 		}
-		store_from(r, pc, f, ssbo(r, slot), i->opc == OPC_STGB ? off : off * 4, 2, n);
+		store_from(r, pc, f, ssbo(r, slot), i->opc == OPC_STGB ? off : off * type_bytes(i->type),
+			   2, n);
 		return;
 	}
 	slot -= base;
