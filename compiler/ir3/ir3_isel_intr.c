@@ -205,8 +205,11 @@ static struct ir3_register *fs_input(struct isel *c, unsigned slot, unsigned com
 		*v = flat_input(c, &top, inloc);
 	else
 		*v = ir3_b_bary(&top, inloc, ij_of(c, ij_kind(d, false)));
+	/* a 16-bit varying travels in 32 bits: a float interpolated as f32, a
+	 * flat one (an integer, or a float not interpolated) as its bits */
 	if (d->bit_size == 16)
-		*v = ir3_b_cov(&top, TYPE_F32, TYPE_F16, *v);
+		*v = d->interp == INTERP_flat ? ir3_b_cov(&top, TYPE_U32, TYPE_U16, *v)
+					      : ir3_b_cov(&top, TYPE_F32, TYPE_F16, *v);
 	return *v;
 }
 

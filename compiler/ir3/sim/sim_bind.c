@@ -13,7 +13,8 @@
  *    input value; bary.f at a lane's own pixel barycentrics returns it
  *    exactly, elsewhere it adds the input's change across the quad times
  *    the offset in pixels (what the interpreter's interp_at_* compute),
- *    in double, rounded once.  A lane's pixel barycentrics are those of
+ *    in double, rounded once.  A 16-bit varying travels in 32 bits: a
+ *    float as f32, a flat one as its bits.  A lane's pixel barycentrics are those of
  *    the interpreter's load_barycentric_coord model, 1/8 apart.
  */
 #include "compiler/ir3/sim/sim_priv.h"
@@ -259,7 +260,7 @@ struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, flo
 								 (unsigned)dc)];
 	v.poison = false;
 	if (flat || d->interp == INTERP_flat) {
-		v.bits = d->bit_size == 16 ? sim_f16_to_f32((uint32_t)raw) : (uint32_t)raw;
+		v.bits = (uint32_t)raw;		/* flat: the bits (16-bit: in the low half) */
 		return v;
 	}
 	float pi, pj;
