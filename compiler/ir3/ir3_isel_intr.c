@@ -688,15 +688,14 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	struct ir3_register **d = isel_def(c, &intr->def);
 	unsigned bits = intr->def.bit_size;
-	bool half = bits == 16;
 	/* 64-bit values are two dwords each (Mesa's ir3_nir_lower_64b_intrinsics) */
 	unsigned n = intr->def.num_components * (bits == 64 ? 2 : 1);
 	uint32_t off;
 	bool direct = isel_src_const(&intr->src[0], 0, &off);
-	if (bits == 8 && direct) {
-		/* a byte of the const file: shifted out of its dword */
+	if (bits < 32 && direct) {
+		/* bytes and halves of the const file: shifted out of their dword */
 		unsigned at = base + off;
-		for (unsigned k = 0; k < intr->def.num_components; k++, at++) {
+		for (unsigned k = 0; k < intr->def.num_components; k++, at += bits / 8) {
 			struct ir3_register *w = isel_const(c, at / 4);
 			if (at % 4)
 				w = ir3_b_alu2(&c->b, OPC_SHR_B, w, isel_imm(c, 8 * (at % 4), false));
@@ -704,17 +703,15 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 		}
 		return;
 	}
-	if (bits == 8) {
-		isel_error(c, "load_uniform of 8-bit values at a dynamic offset is not supported");
+	if (bits < 32) {
+		isel_error(c, "load_uniform of %u-bit values at a dynamic offset is not supported",
+			   bits);
 		return;
 	}
 	if (direct) {
 		unsigned comp = (base + off) / 4;
-		for (unsigned k = 0; k < n; k++) {
+		for (unsigned k = 0; k < n; k++)
 			d[k] = isel_const(c, comp + k);
-			if (half)
-				d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, d[k]);
-		}
 		return;
 	}
 	/* a0.x = offset / 4, a signed 16-bit value (Mesa's ir3_get_addr0) */
@@ -732,8 +729,6 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 		struct ir3_register *r = ir3_src_const(i, 0, IR3_REG_RELATIV);
 		r->rel_offset = (int)(base / 4 + k);
 		i->address = mova;
-		if (half)
-			d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16, d[k]);
 	}
 }
 
