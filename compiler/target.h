@@ -1,14 +1,16 @@
 /*
  * The modelled GPUs.  A target is a row of data (../shared/STYLE.md, practice
- * 5): a family, a name, and the family's parameter block.  The table lives in
- * target.c; `shdb targets` prints it.
+ * 5): a name, a family, and the family's parameter block, which only that
+ * family's backend reads.  compiler/targets.def lists them; each family's
+ * rows are in its folder (compiler/ir3/ir3_targets.c); `shdb targets` prints
+ * them.  This header knows no backend: the parameter blocks are opaque here.
  */
 #ifndef SHDB_TARGET_H
 #define SHDB_TARGET_H
 
 #include <stddef.h>
 
-#include "compiler/ir3/ir3_info.h"
+struct ir3_info;
 
 enum target_family {
 	TARGET_FAMILY_IR3,		/* Adreno, ir3 model */
@@ -18,7 +20,8 @@ struct target {
 	const char *name;		/* "a630": what -t takes */
 	const char *description;	/* "Adreno 630 (a6xx gen1)" */
 	enum target_family family;
-	const struct ir3_info *ir3;	/* when family == TARGET_FAMILY_IR3 */
+	/* the family's parameter block: the one of `family` is set, the others NULL */
+	const struct ir3_info *ir3;	/* compiler/ir3/ir3_info.h */
 };
 
 extern const struct target *const targets[];

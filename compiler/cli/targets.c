@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "compiler/cli/cli.h"
+#include "compiler/ir3/ir3_info.h"
 #include "compiler/target.h"
 
 static const char usage[] =

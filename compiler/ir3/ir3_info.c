@@ -235,7 +235,7 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 	s->constlen = calc_constlen(ir);
 	s->loops = loop_count(ir);
 
-	unsigned regs = (unsigned)(fp.max_reg + 1) + (t->gen >= 6 ? (unsigned)(fp.max_half_reg + 2) / 2 : 0);
+	unsigned regs = (unsigned)(fp.max_reg + 1) + (t->mergedregs ? (unsigned)(fp.max_half_reg + 2) / 2 : 0);
 	struct ir3_occupancy occ;
 	ir3_occupancy_init(&occ, ir, branchstack);
 	bool double_threadsize = ir3_should_double_threadsize(&occ, regs);

@@ -1,7 +1,10 @@
 /*
  * What the ir3 backend needs to know about one Adreno GPU.  Every value comes
  * from ../shared/reference/targets.md §1 (Mesa's ir3_compiler.c and
- * freedreno_devices.py); passes ask these fields, never the chip name.
+ * freedreno_devices.py); passes ask these fields, never the generation or the
+ * chip: every difference between GPUs is a named field here, set per
+ * generation in the table (ir3_targets.c).  `gen` and `chip_id` are for
+ * display only (`shdb targets`).
  */
 #ifndef SHDB_IR3_INFO_H
 #define SHDB_IR3_INFO_H
@@ -17,7 +20,7 @@ struct ir3_delays {
 };
 
 struct ir3_info {
-	unsigned gen;			/* 3 … 7 */
+	unsigned gen;			/* 3 … 7 (display only) */
 	unsigned chip_id;		/* 306, 630, 740, … (display only) */
 
 	/* occupancy, targets.md §1.3 */
@@ -45,7 +48,7 @@ struct ir3_info {
 	 * not understood yet. */
 	unsigned const_upload_unit;
 	unsigned fs_min_constlen;	/* a725/a730/a735/a740 quirk: 4 */
-	unsigned vs_min_constlen;	/* [new] Mesa: 8 on a6xx+; 0 here (24.3, target.c) */
+	unsigned vs_min_constlen;	/* [new] Mesa: 8 on a6xx+; 0 here (24.3, ir3_targets.c) */
 
 	unsigned cs_shared_mem_size;	/* bytes of local memory */
 	unsigned num_predicates;
@@ -66,6 +69,31 @@ struct ir3_info {
 					   primitive id at bit 16 of its header */
 	bool predtf_nop_quirk;
 	bool prede_nop_quirk;
+
+	/* instructions and encodings (Mesa: the field of the same name in
+	 * ir3_compiler.h, else the generation test it replaces) */
+	bool bool_16bit;		/* a5xx+: booleans are 16-bit (Mesa's bool_type) */
+	bool is_64bit;			/* a5xx+: GPU addresses take two dwords (UBO
+					   pointers, ldg/stg, global atomics) */
+	bool cbits_16bit;		/* a5xx+: cbits.b counts at most 16 bits: a
+					   32-bit count is two halves added */
+	bool has_swz;			/* a5xx+: swz swaps two registers (else 3 xors) */
+	bool array_index_add_half;	/* a4xx+: + 0.5 on a texture's array index */
+	bool ubo_ldc;			/* a6xx+: UBOs read with ldc from their
+					   descriptor; before, ldg from addresses in
+					   the const file */
+	bool ibo_ssbo;			/* a6xx+: SSBOs through ldib/stib/resinfo with
+					   dword offsets; before, ldgb/stgb and bytes */
+	bool has_ldg_a;			/* a6xx+: ldg.a/stg.a take an offset register */
+	bool flat_bypass;		/* flat varyings read with ldlv, not bary.f
+					   (Mesa: a4xx+; modelled from a6xx) */
+	bool inloc_per_vec4;		/* a6xx+: each varying slot takes 4 inlocs,
+					   used or not; before, packed per component */
+	bool has_demote;		/* a6xx+: demote (else kill) */
+	bool has_eq_flag;		/* a6xx+: (eq) ends helper invocations early */
+	bool cs_double_threadsize_to_fit;	/* before a6xx: a compute shader doubles
+					   its threadsize only when its workgroup
+					   would not fit otherwise */
 
 	struct ir3_delays delay;
 };

@@ -330,8 +330,8 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 
 	struct isel c = { .s = s, .t = t, .cl = layout, .err = err };
 	c.ir = ir3_create(arena, s->stage);
-	c.bool_flags = t->gen >= 5 ? IR3_REG_HALF : 0;
-	c.bool_type = t->gen >= 5 ? TYPE_U16 : TYPE_U32;
+	c.bool_flags = t->bool_16bit ? IR3_REG_HALF : 0;
+	c.bool_type = t->bool_16bit ? TYPE_U16 : TYPE_U32;
 	c.num_blocks = fn->num_blocks;
 	c.vals = arena_array(arena, struct ir3_register **, fn->ssa_alloc + 1);
 	memset(c.vals, 0, sizeof(*c.vals) * (fn->ssa_alloc + 1));

@@ -166,7 +166,7 @@ static struct ir3_register *emit_fsat(struct isel *c, struct alu_instr *alu, str
 
 static struct ir3_register *emit_bit_count(struct isel *c, struct ir3_register *s)
 {
-	if (c->t->gen < 5 || (s->flags & IR3_REG_HALF))
+	if (!c->t->cbits_16bit || (s->flags & IR3_REG_HALF))
 		return emit_n(c, OPC_CBITS_B, s->flags & IR3_REG_HALF, 1, &s);
 	/* 16 bits at a time on a5xx/a6xx (Mesa) */
 	struct ir3_register *hi = ir3_b_cov(&c->b, TYPE_U32, TYPE_U16,

@@ -106,7 +106,7 @@ static void assign_inlocs(struct isel *c)
 		for (unsigned e = 0; e < decl_num_slots(order[k]->array_size); e++) {
 			unsigned slot = c->input_slot[idx] + e;
 			for (unsigned comp = 0; comp < 4; comp++) {
-				if (c->t->gen >= 6)
+				if (c->t->inloc_per_vec4)
 					c->inloc[slot * 4 + comp] = next * 4 + comp;
 				else if (mask[slot] & (1u << comp))
 					c->inloc[slot * 4 + comp] = next++;
@@ -114,11 +114,11 @@ static void assign_inlocs(struct isel *c)
 					continue;
 				iface_varying(c, c->inloc[slot * 4 + comp], (int)idx, e, comp);
 			}
-			if (c->t->gen >= 6)
+			if (c->t->inloc_per_vec4)
 				next++;
 		}
 	}
-	c->point_coord_inloc = c->t->gen >= 6 ? next * 4 : next;
+	c->point_coord_inloc = c->t->inloc_per_vec4 ? next * 4 : next;
 	for (unsigned k = 0; k < 2; k++)
 		iface_varying(c, c->point_coord_inloc + k, -1, 0, k);
 	free(order);
@@ -201,7 +201,7 @@ static struct ir3_register *fs_input(struct isel *c, unsigned slot, unsigned com
 	const struct io_decl *d = c->s->inputs[base];
 	struct ir3_builder top = isel_top(c);
 	unsigned inloc = c->inloc[slot * 4 + comp];
-	if (d->interp == INTERP_flat && c->t->gen >= 6)
+	if (d->interp == INTERP_flat && c->t->flat_bypass)
 		*v = flat_input(c, &top, inloc);
 	else
 		*v = ir3_b_bary(&top, inloc, ij_of(c, ij_kind(d, false)));
@@ -791,7 +791,7 @@ static struct ir3_register *relative_const(struct isel *c, struct ir3_instructio
 static void emit_ubo_ldg(struct isel *c, struct intrinsic_instr *intr, unsigned ubo,
 			 struct ir3_register **d)
 {
-	unsigned ptrsz = c->t->gen >= 5 ? 2 : 1;
+	unsigned ptrsz = c->t->is_64bit ? 2 : 1;
 	unsigned ptr = c->cl->ubo_ptr_vec4 * 4 + ubo * ptrsz;
 	uint32_t cu;
 	struct ir3_instruction *mova = NULL;
@@ -841,7 +841,7 @@ static void emit_load_ubo(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	}
 	struct ir3_register **d = isel_def(c, &intr->def);
-	if (c->t->gen >= 6)
+	if (c->t->ubo_ldc)
 		emit_ldc(c, intr, isel_get(c, intr->src[0].ssa)[0], d);
 	else
 		emit_ubo_ldg(c, intr, ubo, d);
@@ -931,11 +931,11 @@ static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 {
 	struct slot slot = slot_of(c, &intr->src[0]);
 	unsigned n = intr->def.num_components;
-	bool a6 = c->t->gen >= 6;
-	struct ir3_instruction *i = mem_instr(c, a6 ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));
+	bool ibo = c->t->ibo_ssbo;
+	struct ir3_instruction *i = mem_instr(c, ibo ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));
 	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
 	slot_src(i, slot);
-	if (a6)
+	if (ibo)
 		ir3_src_ssa(i, ssbo_offset(c, &intr->src[1], intr->def.bit_size), 0);
 	else
 		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
@@ -960,23 +960,23 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
 	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
 	unsigned bytes = intr->src[0].ssa->bit_size / 8;
-	bool a6 = c->t->gen >= 6;
+	bool ibo = c->t->ibo_ssbo;
 	unsigned len;
 	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
 		struct ir3_register *off;
 		uint32_t co;
 		if (isel_src_const(&intr->src[2], 0, &co))
-			off = isel_imm(c, a6 ? (co + k * bytes) >> offset_shift(8 * bytes) : co + k * bytes,
+			off = isel_imm(c, ibo ? (co + k * bytes) >> offset_shift(8 * bytes) : co + k * bytes,
 				       false);
 		else {
 			off = isel_get(c, intr->src[2].ssa)[0];
 			if (k)
 				off = ir3_b_alu2(&c->b, OPC_ADD_U, off, isel_imm(c, k * bytes, false));
-			if (a6)
+			if (ibo)
 				off = ir3_b_alu2(&c->b, OPC_SHR_B, off,
 						 isel_imm(c, offset_shift(8 * bytes), false));
 		}
-		struct ir3_instruction *i = mem_instr(c, a6 ? OPC_STIB : OPC_STGB, 0,
+		struct ir3_instruction *i = mem_instr(c, ibo ? OPC_STIB : OPC_STGB, 0,
 						      mem_type(intr->src[0].ssa->bit_size));
 		slot_src(i, slot);
 		ir3_src_ssa(i, off, 0);
@@ -1047,7 +1047,7 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
 {
 	struct slot slot = slot_of(c, &intr->src[0]);
-	struct ir3_register *off = c->t->gen >= 6 ? ssbo_offset(c, &intr->src[1], intr->def.bit_size)
+	struct ir3_register *off = c->t->ibo_ssbo ? ssbo_offset(c, &intr->src[1], intr->def.bit_size)
 						  : isel_get(c, intr->src[1].ssa)[0];
 	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, off, swap ? &intr->src[3] : &intr->src[2],
 		    swap ? &intr->src[2] : NULL);
@@ -1105,7 +1105,7 @@ static void emit_shared_atomic(struct isel *c, struct intrinsic_instr *intr, boo
 static struct ir3_register *global_addr(struct isel *c, struct src *src)
 {
 	struct ir3_register **a = isel_get(c, src->ssa);
-	if (c->t->gen < 5)
+	if (!c->t->is_64bit)
 		return a[0];
 	return ir3_b_collect(&c->b, 2, a);
 }
@@ -1255,7 +1255,7 @@ static void emit_ssbo_size(struct isel *c, struct intrinsic_instr *intr)
 	slot_src(i, slot);
 	place(c, i);
 	struct ir3_register **d = isel_def(c, &intr->def);
-	if (c->t->gen >= 6) {
+	if (c->t->ibo_ssbo) {
 		d[0] = ir3_b_split(&c->b, dst, 0);
 		return;
 	}
@@ -1325,7 +1325,7 @@ static void emit_store_shared_ir3(struct isel *c, struct intrinsic_instr *intr)
 static struct ir3_register *global_ir3_addr(struct isel *c, struct src *addr)
 {
 	struct ir3_register **a = isel_get(c, addr->ssa);
-	return c->t->gen < 5 ? a[0] : ir3_b_collect(&c->b, 2, a);
+	return !c->t->is_64bit ? a[0] : ir3_b_collect(&c->b, 2, a);
 }
 
 static bool small_offset(struct src *off, int32_t *v)
@@ -1344,7 +1344,7 @@ static struct ir3_register *added_addr(struct isel *c, struct intrinsic_instr *i
 	struct ir3_register *bytes = ir3_b_alu2(&c->b, OPC_SHL_B, isel_get(c, intr->src[o].ssa)[0],
 						isel_imm(c, 2, false));
 	struct ir3_register *sum = ir3_b_alu2(&c->b, OPC_ADD_S, lo[0], bytes);
-	if (c->t->gen < 5)
+	if (!c->t->is_64bit)
 		return sum;
 	struct ir3_register *carry = ir3_b_cmp(&c->b, OPC_CMPS_U, COND_LT, 0, sum, lo[0]);
 	struct ir3_register *pair[2] = { sum, ir3_b_alu2(&c->b, OPC_ADD_S, lo[1], carry) };
@@ -1358,8 +1358,8 @@ static void emit_load_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 	unsigned flags = isel_reg_flags(c, intr->def.bit_size);
 	int32_t off;
 	struct ir3_instruction *i;
-	if (small_offset(&intr->src[1], &off) || c->t->gen < 6) {
-		struct ir3_register *addr = c->t->gen < 6 && !small_offset(&intr->src[1], &off)
+	if (small_offset(&intr->src[1], &off) || !c->t->has_ldg_a) {
+		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[1], &off)
 			? added_addr(c, intr, 0, 1) : global_ir3_addr(c, &intr->src[0]);
 		if (!small_offset(&intr->src[1], &off))
 			off = 0;
@@ -1387,8 +1387,8 @@ static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register *v = isel_collect(c, isel_get(c, intr->src[0].ssa), n);
 	int32_t off;
 	struct ir3_instruction *i;
-	if (small_offset(&intr->src[2], &off) || c->t->gen < 6) {
-		struct ir3_register *addr = c->t->gen < 6 && !small_offset(&intr->src[2], &off)
+	if (small_offset(&intr->src[2], &off) || !c->t->has_ldg_a) {
+		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[2], &off)
 			? added_addr(c, intr, 1, 2) : global_ir3_addr(c, &intr->src[1]);
 		if (!small_offset(&intr->src[2], &off))
 			off = 0;
@@ -1526,7 +1526,7 @@ static void emit_kill(struct isel *c, struct intrinsic_instr *intr, bool demote)
 	else
 		cond = ir3_b_imm(&c->b, c->bool_type, 1);
 	struct ir3_register *p = isel_predicate(c, cond);
-	struct ir3_instruction *i = ir3_b_instr(&c->b, demote && c->t->gen >= 6 ? OPC_DEMOTE : OPC_KILL,
+	struct ir3_instruction *i = ir3_b_instr(&c->b, demote && c->t->has_demote ? OPC_DEMOTE : OPC_KILL,
 						0, 1);
 	ir3_src_ssa(i, p, 0);
 }

@@ -1007,7 +1007,7 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 		(*branchstack)++;
 
 	ir->prefetch_end_of_quad = false;
-	if (ir->stage == STAGE_FRAGMENT && ir->need_pixlod && c.t->gen >= 6) {
+	if (ir->stage == STAGE_FRAGMENT && ir->need_pixlod && c.t->has_eq_flag) {
 		ir3_index_blocks(ir);
 		struct hblock *hb = arena_array(&a, struct hblock, ir->nblocks);
 		if (mark_helpers(&c, hb))

@@ -104,7 +104,7 @@ static void emit_swap(struct copy_ctx *c, struct ir3_instruction *before, const 
 {
 	unsigned hf = cp->half ? IR3_REG_HALF : 0;
 	unsigned a = num_of(c, cp->dst, cp->half), b = num_of(c, cp->src_unit, cp->half);
-	if (c->ir->target->gen >= 5) {
+	if (c->ir->target->has_swz) {
 		struct ir3_instruction *swz = copy_instr(c, before, OPC_SWZ, 2, 2);
 		swz->type = swz->dst_type = cp->half ? TYPE_U16 : TYPE_U32;
 		ir3_dst_phys(swz, hf, a, 1);

@@ -31,7 +31,7 @@
 #include "compiler/ir3/ir3_nir.h"
 #include "compiler/opt/opt.h"
 
-void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_const_layout *layout)
+void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3_const_layout *layout)
 {
 	bool progress = false;
 	PASS(progress, pl, lower_ir3_tess, t);

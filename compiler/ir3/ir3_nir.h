@@ -8,12 +8,12 @@
  *	ir3_lower_nir()  →  ir3_isel()  →  ir3_compile_machine()
  *
  * What runs where.  Everything here is per target: the passes that depend
- * on the generation (texture lowering, UBO ranges, booleans) and those that
+ * on the GPU (texture lowering, UBO ranges, locals) and those that
  * do not but only ir3 wants (dot products scalarised into mul/mad, fdiv as
  * rcp+mul).  Target-independent optimisation runs once per file before
  * (compiler/opt, opt_default).  The lowering sees only ir3_lowering_view()
  * of its target, so one lowered shader serves every target with the same
- * view (a618 and a630 share one, a730 … a750 another); selection and the
+ * view (a618 and a630 share one, a660 … a750 another); selection and the
  * backend see the whole target.
  *
  * The const file (targets.md §2.1, ir3_setup_const_state), in vec4:
@@ -100,21 +100,37 @@ enum {
 #define IR3_MAX_MAP_SLOTS (13 + 32)
 
 /*
- * What of a target the lowering may see.  ir3_lower_nir gets a copy of the
- * target with only these fields (the others zero), so targets equal in them
- * get the same lowered shader and const layout, and compile.c lowers once
- * for all of them (ir3_shader.c).  A lowering that needs another field of
- * ir3_info adds it here.
+ * What of a target the lowering may see: a struct of its own, so a lowering
+ * that reads any other field of ir3_info does not build.  Every field is
+ * named once, in IR3_LOWERING_FIELDS, which both declares it and copies it
+ * from the target (ir3_lowering_view), so none can be declared and left
+ * uncopied.  Targets with equal views get the same lowered shader and const
+ * layout, and compile.c lowers once for all of them (ir3_shader.c): a618 and
+ * a630 share one, a660 … a750 another.  A lowering that needs another target
+ * field adds one line here.
  */
-static inline struct ir3_info ir3_lowering_view(const struct ir3_info *t)
+#define IR3_LOWERING_FIELDS(X) \
+	X(bool, array_index_add_half)	/* lower_ir3_tex */ \
+	X(bool, ubo_ldc)		/* UBO ranges without pointers; lower_ir3_ubo_vec4 */ \
+	X(bool, is_64bit)		/* UBO pointer size */ \
+	X(unsigned, max_const_safe)	/* UBO ranges pushed … */ \
+	X(unsigned, const_upload_unit)	/* … and their alignment */ \
+	X(bool, has_pvtmem)		/* locals to scratch or to selects */ \
+	X(bool, tess_use_shared)	/* VS → TCS through local memory */
+
+struct ir3_lowering {
+#define IR3_LOWERING_FIELD(type, name) type name;
+	IR3_LOWERING_FIELDS(IR3_LOWERING_FIELD)
+#undef IR3_LOWERING_FIELD
+};
+
+static inline struct ir3_lowering ir3_lowering_view(const struct ir3_info *t)
 {
-	struct ir3_info v;
-	memset(&v, 0, sizeof(v));
-	v.gen = t->gen;				/* texture lowering, UBO pointers */
-	v.max_const_safe = t->max_const_safe;	/* UBO ranges pushed */
-	v.const_upload_unit = t->const_upload_unit;	/* … and their alignment */
-	v.has_pvtmem = t->has_pvtmem;		/* locals to scratch or to selects */
-	v.tess_use_shared = t->tess_use_shared;	/* VS → TCS through local memory */
+	struct ir3_lowering v;
+	memset(&v, 0, sizeof(v));	/* padding too: views are compared with memcmp */
+#define IR3_LOWERING_FIELD(type, name) v.name = t->name;
+	IR3_LOWERING_FIELDS(IR3_LOWERING_FIELD)
+#undef IR3_LOWERING_FIELD
 	return v;
 }
 
@@ -123,45 +139,45 @@ static inline struct ir3_info ir3_lowering_view(const struct ir3_info *t)
 /* Horizontal and missing ALU ops: fdot → fmul/ffma, ball/bany → compares,
  * fdiv → frcp+fmul, ffract, isign, bitfield ops to shifts, pack/unpack of
  * halves (lower_ir3_alu.c). */
-bool lower_ir3_alu(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_alu(struct shader *s, const struct ir3_lowering *t);
 /* Compute and vertex system values ir3 builds from others
  * (lower_ir3_sysvals.c). */
-bool lower_ir3_sysvals(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_sysvals(struct shader *s, const struct ir3_lowering *t);
 /* txp, the array index + 0.5 on a4xx+, explicit lod for txf
  * (lower_ir3_tex.c). */
-bool lower_ir3_tex(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_tex(struct shader *s, const struct ir3_lowering *t);
 /* a6xx+: 32-bit UBO loads ldc cannot take as they are (a dynamic offset
  * not known to stay in one vec4) to whole-vec4 loads and a choice of
  * components, as nir_lower_ubo_vec4 (lower_ir3_ubo_vec4.c). */
-bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_lowering *t);
 /* Geometry shader emission: one vertex per fibre (lower_ir3_gs.c). */
-bool lower_ir3_gs(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_gs(struct shader *s, const struct ir3_lowering *t);
 /* Constant local arrays to a constant data UBO (lower_ir3_large_constants.c);
  * sets layout's const_data_*. */
-bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
+bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 			       struct ir3_const_layout *layout);
 /* Dynamically indexed local arrays to scratch (a5xx+) or selects
  * (lower_ir3_locals.c). */
-bool lower_ir3_locals(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t);
 /* fadd of a single-use fmul to ffma, fuse_ffma (opt_ir3_fuse_ffma.c). */
-bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_info *t);
+bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_lowering *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
-bool lower_ir3_int64(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t);
 /* Subgroup operations from ballot/vote/elect/read_first
  * (lower_ir3_subgroups.c). */
-bool lower_ir3_subgroups(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t);
 /* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
-bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *t);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */
-bool lower_ir3_tess(struct shader *s, const struct ir3_info *t);
+bool lower_ir3_tess(struct shader *s, const struct ir3_lowering *t);
 /* UBO ranges to the const file, and the const-file layout
  * (ir3_nir_analyze_ubo_ranges.c). */
-bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
+bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,
 				struct ir3_const_layout *layout);
 
 /* Run the passes above on `pl->shader` for `t` (the per-target part of
  * Mesa's NIR pipeline).  Fills `layout`. */
-void ir3_lower_nir(struct pipeline *pl, const struct ir3_info *t, struct ir3_const_layout *layout);
+void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3_const_layout *layout);
 
 /*
  * Instruction selection: the machine IR for `s` (lowered by ir3_lower_nir)

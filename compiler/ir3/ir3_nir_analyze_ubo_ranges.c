@@ -142,18 +142,18 @@ static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsign
 	*at += params + (slots + 3) / 4;
 }
 
-static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3_const_layout *l)
+static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct ir3_const_layout *l)
 {
 	unsigned user = s->info.push_constant_size > s->info.uniform_size ? s->info.push_constant_size
 									   : s->info.uniform_size;
 	l->user_vec4 = (user + 15) / 16;
 	unsigned ptrs = 0;
-	if (t->gen < 6) {
+	if (!t->ubo_ldc) {
 		unsigned n = 0;
 		for (unsigned k = 0; k < s->num_ubos; k++)
 			n = s->ubos[k]->slot + decl_num_slots(s->ubos[k]->array_size);
 		l->num_ubos = n;
-		ptrs = (n * (t->gen >= 5 ? 2 : 1) + 3) / 4;
+		ptrs = (n * (t->is_64bit ? 2 : 1) + 3) / 4;
 	}
 	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
 	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
@@ -172,7 +172,7 @@ static void layout_ranges(struct shader *s, const struct ir3_info *t, struct ir3
 	}
 	l->ubo_vec4 = l->num_ranges && offset > first * 16 ? offset / 16 : l->user_vec4;
 	unsigned at = l->ubo_vec4;
-	if (t->gen < 6 && l->num_ubos) {
+	if (!t->ubo_ldc && l->num_ubos) {
 		l->ubo_ptrs = true;
 		l->ubo_ptr_vec4 = at;
 		at += ptrs;
@@ -222,7 +222,7 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned
 	return progress;
 }
 
-bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_info *t,
+bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,
 				struct ir3_const_layout *l)
 {
 	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;

@@ -36,7 +36,7 @@ bool ir3_should_double_threadsize(const struct ir3_occupancy *o, unsigned regs)
 		return false;
 	switch (o->stage) {
 	case STAGE_COMPUTE:
-		if (t->gen < 6)
+		if (t->cs_double_threadsize_to_fit)
 			return workgroup_threads(o) > t->threadsize_base * t->max_waves;
 		if (workgroup_threads(o) <= t->threadsize_base)
 			return false;

@@ -46,7 +46,7 @@ static unsigned test_break(const char *list)
 /* Lowered shaders, one per lowering view, shared by the targets of one
  * compile (ir3_shader.h). */
 struct ir3_lowered {
-	struct ir3_info view;
+	struct ir3_lowering view;
 	struct shader *s;		/* NULL: the lowering failed */
 	struct ir3_const_layout layout;
 	char *message;			/* why it failed */
@@ -80,7 +80,7 @@ void ir3_lower_cache_free(struct ir3_lower_cache *c)
  * and its message set when a pass broke the IR — a compiler bug).  The
  * lowering's dumps go to r->ir when the IR is asked for.
  */
-static void lower(const char *name, struct shader *s, const struct ir3_info *v,
+static void lower(const char *name, struct shader *s, const struct ir3_lowering *v,
 		  const struct compile_options *o, struct compile_result *r,
 		  struct compile_output *out, struct ir3_lowered *e)
 {
@@ -131,7 +131,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 {
 	const struct ir3_info *t = r->target->ir3;
 	struct compile_progress *pr = o->progress;
-	struct ir3_info view = ir3_lowering_view(t);
+	struct ir3_lowering view = ir3_lowering_view(t);
 	struct ir3_lowered own, *e = NULL;
 	struct strbuf err = STRBUF_INIT;
 	int ret = 0;

@@ -260,7 +260,7 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 	}
 }
 
-bool lower_ir3_alu(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_alu(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	bool progress = false;

@@ -143,7 +143,7 @@ static void finish(struct gs *g)
 	}
 }
 
-bool lower_ir3_gs(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_gs(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	if (s->stage != STAGE_GEOMETRY)

@@ -288,7 +288,7 @@ static bool lower_mem(struct builder *b, struct intrinsic_instr *intr)
 	return true;
 }
 
-bool lower_ir3_int64(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	bool progress = false;

@@ -161,7 +161,7 @@ static bool lower_inputs(struct shader *s)
 	return progress;
 }
 
-bool lower_ir3_io_temps(struct shader *s, const struct ir3_info *target)
+bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *target)
 {
 	(void)target;
 	bool inputs = lower_inputs(s);

@@ -93,7 +93,7 @@ static void store_data(uint8_t *data, const struct local_decl *d, struct intrins
 	}
 }
 
-bool lower_ir3_large_constants(struct shader *s, const struct ir3_info *t,
+bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 			       struct ir3_const_layout *layout)
 {
 	(void)t;

@@ -83,7 +83,7 @@ static void to_selects(struct shader *s, struct builder *b, struct intrinsic_ins
 	}
 }
 
-bool lower_ir3_locals(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t)
 {
 	unsigned n = s->num_locals;
 	bool *used = calloc(n + 1, sizeof(bool));

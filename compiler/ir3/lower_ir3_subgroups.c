@@ -156,7 +156,7 @@ static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, vo
 	}
 }
 
-bool lower_ir3_subgroups(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	return shader_progress(s, b_lower_intrinsics(s, lower, NULL),

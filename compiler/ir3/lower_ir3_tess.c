@@ -33,7 +33,7 @@
 
 struct tess {
 	struct shader *s;
-	const struct ir3_info *t;
+	const struct ir3_lowering *t;
 	struct builder b;
 	struct ssa_def *header;		/* TCS/GS header */
 	unsigned prim_start;		/* bit of the local primitive id in the header */
@@ -408,7 +408,7 @@ static bool lower_instr(struct tess *st, struct intrinsic_instr *intr)
 	}
 }
 
-bool lower_ir3_tess(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_tess(struct shader *s, const struct ir3_lowering *t)
 {
 	enum shader_stage stage = s->stage;
 	if (stage != STAGE_TESS_CTRL && stage != STAGE_TESS_EVAL && stage != STAGE_GEOMETRY)

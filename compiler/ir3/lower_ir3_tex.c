@@ -56,7 +56,7 @@ static bool lower_array(struct builder *b, struct tex_instr *tex)
 	return true;
 }
 
-bool lower_ir3_tex(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_tex(struct shader *s, const struct ir3_lowering *t)
 {
 	bool progress = false;
 	struct builder b;
@@ -67,7 +67,7 @@ bool lower_ir3_tex(struct shader *s, const struct ir3_info *t)
 			struct tex_instr *tex = instr_as_tex(in);
 			builder_init(&b, s, cursor_before_instr(in));
 			progress |= lower_proj(&b, tex);
-			if (t->gen >= 4)
+			if (t->array_index_add_half)
 				progress |= lower_array(&b, tex);
 			/* approximation: the lod clamp is dropped (ir3 has none to
 			 * give it; Mesa 24.3 does not take min_lod either) */

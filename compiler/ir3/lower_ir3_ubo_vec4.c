@@ -85,8 +85,8 @@ static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, vo
 	return lc ? lower_const(b, intr, (uint32_t)lc->value[0]) : lower_dynamic(b, intr);
 }
 
-bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_info *t)
+bool lower_ir3_ubo_vec4(struct shader *s, const struct ir3_lowering *t)
 {
-	bool progress = t->gen >= 6 && b_lower_intrinsics(s, lower, NULL);
+	bool progress = t->ubo_ldc && b_lower_intrinsics(s, lower, NULL);
 	return shader_progress(s, progress, progress ? META_BLOCK_INDEX | META_DOMINANCE : META_ALL);
 }

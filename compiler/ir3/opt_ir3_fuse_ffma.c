@@ -94,7 +94,7 @@ static bool fuse(struct builder *b, struct alu_instr *add)
 	return false;
 }
 
-bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_info *t)
+bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	bool progress = false;

@@ -22,7 +22,7 @@ enum cmp { EXACT, FLUSH, CLOSE, NORM };
 
 struct lowering {
 	const char *name;
-	bool (*pass)(struct shader *, const struct ir3_info *);
+	bool (*pass)(struct shader *, const struct ir3_lowering *);
 	enum alu_op op;
 	unsigned bits;		/* the size of the sized sources */
 	enum cmp cmp;

@@ -10,6 +10,7 @@
 
 #include "compiler/ir/interp.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/target.h"
 #include "compiler/util/strbuf.h"
 #include "tap.h"
 
@@ -45,23 +46,24 @@ static struct shader *make(unsigned n, int const_off, unsigned align_mul, unsign
 	return s;
 }
 
-static void check(unsigned n, int const_off, unsigned align_mul, unsigned align_off, unsigned gen)
+static void check(unsigned n, int const_off, unsigned align_mul, unsigned align_off,
+		  const char *target)
 {
 	struct shader *before = make(n, const_off, align_mul, align_off);
 	if (!ok(before != NULL, "%u components, offset %d, align %u+%u parses", n, const_off,
 		align_mul, align_off))
 		return;
 	struct shader *after = shader_clone(before);
-	struct ir3_info t = { .gen = gen };
+	struct ir3_lowering t = ir3_lowering_view(target_find(target)->ir3);
 	bool progress = lower_ir3_ubo_vec4(after, &t);
 	struct diag d = DIAG_INIT;
 	bool valid = ir_validate(after, &d, "ubo.ir");
 	struct strbuf why = STRBUF_INIT;
 	bool same = valid && interp_check_equivalent(before, after, 100, NULL, &why);
-	ok(same && progress == (gen >= 6),
-	   "a%u: %u components at %s offset, align_mul %u offset %u: %s", gen * 100 + 30, n,
+	ok(same && progress == t.ubo_ldc,
+	   "%s: %u components at %s offset, align_mul %u offset %u: %s", target, n,
 	   const_off >= 0 ? "a constant" : "a dynamic", align_mul, align_off,
-	   gen >= 6 ? "whole vec4s, the same values" : "unchanged");
+	   t.ubo_ldc ? "whole vec4s, the same values" : "unchanged");
 	if (!valid || !same)
 		tap_diag("%s%s", d.text.buf, why.buf);
 	diag_release(&d);
@@ -73,11 +75,11 @@ static void check(unsigned n, int const_off, unsigned align_mul, unsigned align_
 int main(void)
 {
 	for (unsigned n = 1; n <= 4; n++)
-		check(n, -1, 4, 0, 6);		/* anywhere: may cross a vec4 */
-	check(1, -1, 4, 0, 5);			/* ldg before a6xx: left alone */
-	check(2, -1, 8, 0, 6);
-	check(1, 36, 4, 0, 6);			/* constant, inside a vec4 */
-	check(3, 40, 8, 8, 6);			/* constant, across two */
-	check(4, 4, 4, 0, 6);
+		check(n, -1, 4, 0, "a630");	/* anywhere: may cross a vec4 */
+	check(1, -1, 4, 0, "a530");		/* ldg before a6xx: left alone */
+	check(2, -1, 8, 0, "a630");
+	check(1, 36, 4, 0, "a630");		/* constant, inside a vec4 */
+	check(3, 40, 8, 8, "a630");		/* constant, across two */
+	check(4, 4, 4, 0, "a630");
 	return done_testing();
 }
