@@ -4,7 +4,6 @@
  */
 #include "compiler/compile.h"
 
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -61,6 +60,7 @@ void compile_output_release(struct compile_output *out)
 		array_free(&r->stats);
 	}
 	array_free(&out->results);
+	array_free(&out->times);
 	diag_release(&out->diag);
 }
 
@@ -164,7 +164,7 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 	enum shader_stage stage = s->stage;
 	int ret = 0;
 
-	if (!pipeline_check_names(o->passes, o->print_after, &ir)) {
+	if (!compile_check_passes(o->passes, o->print_after, &ir)) {
 		diag_error(&out->diag, name, 0, 0, "%s", ir.buf);
 		add_error(out, stage, RESULT_ERROR, start);
 		strbuf_release(&ir);
@@ -176,12 +176,16 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 	pl.check_progress = o->validate_ir;
 	pl.print_after = o->print_after;
 	pl.dump = &ir;
+	pl.time_passes = o->time_passes;
 	if (o->progress) {
 		o->progress->phase = "opt";
 		pl.running = &o->progress->pass;
 	}
 	if (o->passes) {
-		pipeline_run_list(&pl, o->passes);
+		struct strbuf list = STRBUF_INIT;
+		compile_ir_passes(o->passes, &list);
+		pipeline_run_list(&pl, list.buf);
+		strbuf_release(&list);
 	} else {
 		/* the SPIR-V reader's locals first: the loop expects SSA */
 		bool progress = false;
@@ -206,6 +210,7 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 				ret = -1;
 		ir3_lower_cache_free(cache);
 	}
+	pass_times_add(&out->times, &pl.times);
 	pipeline_release(&pl);
 	strbuf_release(&ir);
 	shader_free(s);
@@ -230,23 +235,6 @@ static int compile_ir(const char *name, const char *data, size_t len,
 	add_error(out, s->stage, RESULT_ERROR, start);
 	shader_free(s);
 	return -1;
-}
-
-/*
- * Test-only hooks (tests of the runner's crash isolation): with
- * SHDB_TEST_HOOKS=1 in the environment, an input containing the marker
- * SHDB-TEST-CRASH crashes and one containing SHDB-TEST-HANG hangs.
- */
-static void test_hooks(const char *data, size_t len)
-{
-	const char *env = getenv("SHDB_TEST_HOOKS");
-	if (!env || strcmp(env, "1"))
-		return;
-	if (memmem(data, len, "SHDB-TEST-CRASH", 15))
-		raise(SIGSEGV);
-	if (memmem(data, len, "SHDB-TEST-HANG", 14))
-		for (;;)
-			pause();
 }
 
 /*
@@ -405,7 +393,6 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 		kind = o->kind;
 	if (o->stage != STAGE_NONE)
 		stage = o->stage;
-	test_hooks(data, len);
 
 	switch (kind) {
 	case INPUT_IR:

@@ -18,6 +18,7 @@
 #include "compiler/target.h"
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
+#include "compiler/util/pass.h"
 #include "stats/stat.h"
 
 enum glsl_mode {
@@ -48,7 +49,9 @@ struct compile_options {
 	ARRAY(const char *) include_dirs;	/* -I DIR */
 	enum glsl_mode glsl_mode;
 	ARRAY(struct spec_value) specs;	/* --spec ID=VALUE */
-	const char *passes;		/* NULL: the default pipeline; "none"; "a,b,c" */
+	const char *passes;		/* NULL: the default pipelines; "none"; "a,b,c":
+					 * the target-independent passes to run, in order,
+					 * and the optional backend passes that run */
 	const char *print_after;	/* a pass name or "all": IR dumps into the result */
 	bool validate;			/* run spirv-val on SPIR-V input first */
 	bool verify;			/* run the backend's independent verifiers */
@@ -64,6 +67,7 @@ struct compile_options {
 	unsigned exec_seeds;
 	uint64_t exec_first_seed;
 	bool want_exec_text;		/* keep the simulator's results of the first seed */
+	bool time_passes;		/* each pass's time into compile_output.times */
 	struct compile_progress *progress;	/* NULL, or updated as the compile goes */
 };
 
@@ -126,6 +130,7 @@ void result_add_stats(struct compile_result *r, const struct stat_values *v);
 struct compile_output {
 	ARRAY(struct compile_result) results;
 	struct diag diag;		/* every message, located, in order */
+	pass_times times;		/* with time_passes: per pass, every pipeline */
 };
 
 void compile_output_init(struct compile_output *out);
@@ -145,5 +150,32 @@ int compile_file(const char *path, const struct compile_options *o,
 int compile_source(const char *name, const char *data, size_t len, const struct compile_options *o,
 		   const struct target *const *targets, size_t num_targets,
 		   struct compile_output *out);
+
+/*
+ * The pass registry (compiler/passes.c): every pass by name, the
+ * target-independent ones (compiler/opt/passes.def) and each backend's
+ * (compiler/ir3/ir3_passes.def).  --print-after may name any; --passes
+ * names the target-independent passes to run, in order, and the optional
+ * backend passes that run (the others are left out; required ones always
+ * run).
+ */
+struct pass_entry {
+	const char *name;
+	const char *family;		/* NULL: target-independent; "ir3" */
+	bool optional;			/* a backend pass that --passes may leave out */
+	const char *summary;
+};
+extern const struct pass_entry compile_passes[];
+extern const size_t num_compile_passes;
+
+/* The pass called `name` (`len` bytes), or NULL. */
+const struct pass_entry *compile_pass_find(const char *name, size_t len);
+/* Check --passes (NULL, "none" or a list) and --print-after (NULL, "all" or
+ * a name); on error a message such as "unknown pass 'x' (known passes: …)"
+ * in `err`. */
+bool compile_check_passes(const char *passes, const char *print_after, struct strbuf *err);
+/* The target-independent passes of a --passes list, in order ("none" when
+ * there are none), appended to `out`. */
+void compile_ir_passes(const char *passes, struct strbuf *out);
 
 #endif

@@ -211,7 +211,7 @@ static void check_options(struct run_config *c)
 	if (c->opts.exec_seeds && c->compiler)
 		die("--verify-exec is for shdb's own compiler, not --compiler");
 	struct strbuf err = STRBUF_INIT;
-	if (!pipeline_check_names(c->opts.passes, NULL, &err))
+	if (!compile_check_passes(c->opts.passes, NULL, &err))
 		die("%s", err.buf);
 	strbuf_release(&err);
 	for (size_t i = 0; i < c->include.len; i++)

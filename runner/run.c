@@ -166,6 +166,29 @@ static void job_options(const struct run *r, const struct job *j, struct compile
 	}
 }
 
+/*
+ * Test-only hooks (the tests of crash isolation): with SHDB_TEST_HOOKS=1 in
+ * the environment, a worker crashes on an input containing the marker
+ * SHDB-TEST-CRASH and hangs on one containing SHDB-TEST-HANG, as a
+ * compiler bug would.
+ */
+static void test_hooks(const char *path)
+{
+	const char *env = getenv("SHDB_TEST_HOOKS");
+	if (!env || strcmp(env, "1"))
+		return;
+	struct strbuf data = STRBUF_INIT, err = STRBUF_INIT;
+	if (read_file(path, &data, &err) == 0) {
+		if (memmem(data.buf, data.len, "SHDB-TEST-CRASH", 15))
+			raise(SIGSEGV);
+		if (memmem(data.buf, data.len, "SHDB-TEST-HANG", 14))
+			for (;;)
+				pause();
+	}
+	strbuf_release(&data);
+	strbuf_release(&err);
+}
+
 static void work_library(struct run *r, const struct job *j, uint64_t mask,
 			 struct compile_progress *progress, struct arena *a,
 			 struct compile_output *out)
@@ -188,6 +211,7 @@ static void work_library(struct run *r, const struct job *j, uint64_t mask,
 		res->status = RESULT_ERROR;
 		res->message = xstrdup("cannot enter the input's folder");
 	} else {
+		test_hooks(j->path);
 		compile_file(j->path, &o, list, n, out);
 	}
 	compile_options_release(&o);

@@ -87,4 +87,36 @@ else
 	test_skip 'GLSL input compiles for a630' "no front end to IR yet: $(head -1 err)"
 fi
 
+# The backend's passes are in the one pass registry: --print-after,
+# --passes, --validate-ir and --time-passes work as for opt_dce.
+test_expect '--print-after names a backend pass, an ir3 lowering or all' '
+	$SHDB compile -t a630 --print-after=ir3_sched $IN/fs-loop.ir >out &&
+	grep -q "^# ---- a630 backend ----$" out && grep -q "^; after ir3_sched$" out &&
+	! grep -q "^; after ir3_ra$" out &&
+	$SHDB compile -t a630 --print-after=lower_ir3_tex $IN/fs-tex-lighting.ir >out &&
+	grep -q "^# after lower_ir3_tex" out &&
+	$SHDB compile -t a740 --print-after=all $IN/fs-tex-lighting.ir >out &&
+	for p in ir3_isel ir3_opt_cp ir3_sched ir3_ra ir3_postsched ir3_legalize opt_dce; do
+		grep -q "^[#;] after $p\(: no progress\)\?$" out || { echo "no $p"; exit 1; }
+	done
+'
+
+test_expect '--passes leaves out the optional backend passes it does not name' '
+	$SHDB compile -t a630 --disasm --passes=none --verify $IN/fs-loop.ir >none &&
+	$SHDB compile -t a630 --disasm --passes=ir3_sched,ir3_postsched,ir3_opt_cp,ir3_opt_cse,ir3_opt_dce --verify $IN/fs-loop.ir >backend &&
+	! cmp -s none backend &&
+	for f in $IN/*.ir; do
+		case $f in *error-*) continue;; esac
+		$SHDB compile -t a306,a630,a750 --validate-ir --verify --passes=none $f >/dev/null 2>err ||
+			{ cat err; exit 1; }
+	done
+'
+
+test_expect '--time-passes reports target-independent and backend passes' '
+	$SHDB compile -t a630 --time-passes $IN/fs-loop.ir >/dev/null 2>err &&
+	for p in opt_dce lower_ir3_alu ir3_isel ir3_sched ir3_ra ir3_legalize; do
+		grep -q "^$p " err || { echo "no $p"; cat err; exit 1; }
+	done
+'
+
 test_done

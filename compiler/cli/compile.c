@@ -28,9 +28,12 @@ static const char usage[] =
 	"  --validate            run spirv-val on every SPIR-V module, given or made\n"
 	"Compilation:\n"
 	"  -t, --target LIST     targets, comma-separated, or 'all' (see shdb targets)\n"
-	"  --passes LIST         optimisation pipeline: 'none' or pass names, comma-separated\n"
-	"  --print-after PASS    print the IR after PASS (or 'all')\n"
+	"  --passes LIST         the passes to run: 'none' or names, comma-separated: the\n"
+	"                        target-independent pipeline, in order, and the optional\n"
+	"                        backend passes (ir3_sched, …) that run\n"
+	"  --print-after PASS    print the IR after PASS, of any pipeline (or 'all')\n"
 	"  --validate-ir         validate the IR after every pass and check progress reports\n"
+	"  --time-passes         print each pass's runs and time on stderr\n"
 	"  --verify              run the backend's independent verifiers\n"
 	"Output (any combination; default: one status line per stage and target):\n"
 	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
@@ -47,6 +50,7 @@ enum {
 	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
 	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
 	OPT_SIM,
+	OPT_TIME_PASSES,
 };
 
 struct compile_cmd {
@@ -154,6 +158,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "print-after", required_argument, NULL, OPT_PRINT_AFTER },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "validate-ir", no_argument, NULL, OPT_VALIDATE_IR },
+		{ "time-passes", no_argument, NULL, OPT_TIME_PASSES },
 		{ "emit", required_argument, NULL, OPT_EMIT },
 		{ "disasm", no_argument, NULL, OPT_DISASM },
 		{ "stats", no_argument, NULL, OPT_STATS },
@@ -194,6 +199,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 			c->emit_ir = c->opts.want_ir = true;
 			break;
 		case OPT_VALIDATE_IR: c->opts.validate_ir = true; break;
+		case OPT_TIME_PASSES: c->opts.time_passes = true; break;
 		case OPT_VERIFY: c->opts.verify = true; break;
 		case OPT_EMIT: parse_emit(c, optarg); break;
 		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
@@ -208,7 +214,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 	if (argc - optind != 1)
 		usage_exit(usage, false);
 	struct strbuf err = STRBUF_INIT;
-	if (!pipeline_check_names(c->opts.passes, c->opts.print_after, &err))
+	if (!compile_check_passes(c->opts.passes, c->opts.print_after, &err))
 		die("%s", err.buf);
 	strbuf_release(&err);
 }
@@ -314,6 +320,17 @@ static void print_result(const struct compile_cmd *c, const char *path,
 	strbuf_release(&sb);
 }
 
+/* --time-passes: every pass of every pipeline, in the order they first ran. */
+static void print_times(const pass_times *times)
+{
+	fprintf(stderr, "%-28s %8s %8s %12s\n", "pass", "runs", "progress", "ms");
+	for (size_t i = 0; i < times->len; i++) {
+		const struct pass_time *t = &times->data[i];
+		fprintf(stderr, "%-28s %8u %8u %12.3f\n", t->name, t->runs, t->progress,
+			(double)t->ns / 1e6);
+	}
+}
+
 int cmd_compile(int argc, char **argv)
 {
 	struct compile_cmd c = { 0 };
@@ -330,6 +347,8 @@ int cmd_compile(int argc, char **argv)
 			     !i || out.results.data[i - 1].stage != out.results.data[i].stage);
 	fflush(stdout);
 	fputs(out.diag.text.buf, stderr);
+	if (c.opts.time_passes)
+		print_times(&out.times);
 
 	compile_output_release(&out);
 	compile_options_release(&c.opts);

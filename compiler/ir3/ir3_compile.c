@@ -1,7 +1,10 @@
 /*
  * The backend pipeline, in Mesa's order (targets.md §2.2), as a readable
- * list of passes.  PASS() validates the IR after a pass when asked (tests
- * do) and appends a dump when the pass is named by print_after.
+ * list of passes, each through the same PASS() as the target-independent
+ * ones (compiler/util/pass.h): validation after it when asked (tests do),
+ * --print-after dumps, timing.  The passes are in the pass registry
+ * (ir3_passes.def); the optional ones run only when named, when the
+ * options give a list of passes.
  */
 #include "compiler/ir3/ir3_compile.h"
 
@@ -9,28 +12,32 @@
 
 #include "compiler/util/error.h"
 
-struct pipeline {
-	struct ir3 *ir;
-	const struct ir3_compile_options *o;
-	struct ir3_compile_output *out;
-};
-
-static void after_pass(struct pipeline *p, const char *name)
+static void print_(void *ir, struct strbuf *sb)
 {
-	if (p->o->validate) {
-		struct strbuf err = STRBUF_INIT;
-		if (!ir3_validate(p->ir, &err))
-			BUG("invalid IR after %s: %s", name, err.buf);
-		strbuf_release(&err);
-	}
-	const char *pa = p->o->print_after;
-	if (pa && (!strcmp(pa, "all") || !strcmp(pa, name))) {
-		strbuf_addf(&p->out->dump, "; after %s\n", name);
-		ir3_print(&p->out->dump, p->ir);
-	}
+	ir3_print(sb, ir);
 }
 
-#define PASS(p, name, call) ({ bool progress_ = (call); after_pass((p), name); progress_; })
+static bool validate_(void *ir, struct diag *d, const char *file)
+{
+	struct strbuf err = STRBUF_INIT;
+	bool ok = ir3_validate(ir, &err);
+	if (!ok)
+		diag_error(d, file, 0, 0, "%s", err.buf);
+	strbuf_release(&err);
+	return ok;
+}
+
+static const struct pipeline_ops ir3_pipeline_ops = {
+	.comment = ";",
+	.print = print_,
+	.validate = validate_,
+};
+
+/* The optional pass `name` runs: no list of passes was given, or it names it. */
+static bool wanted(const struct ir3_compile_options *o, const char *name)
+{
+	return !o->passes || pipeline_list_has(o->passes, name);
+}
 
 void ir3_compile_output_init(struct ir3_compile_output *out)
 {
@@ -42,6 +49,7 @@ void ir3_compile_output_init(struct ir3_compile_output *out)
 
 void ir3_compile_output_release(struct ir3_compile_output *out)
 {
+	array_free(&out->times);
 	strbuf_release(&out->disasm);
 	strbuf_release(&out->dump);
 	strbuf_release(&out->error);
@@ -50,17 +58,19 @@ void ir3_compile_output_release(struct ir3_compile_output *out)
 int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 			const struct ir3_compile_options *o, struct ir3_compile_output *out)
 {
-	struct pipeline p = { .ir = ir, .o = o, .out = out };
+	struct diag d = DIAG_INIT;
+	struct pipeline pl;
+	int ret = -1;
 	ir->target = target;
 	ir->test_break = o->test_break;
 
 	struct strbuf err = STRBUF_INIT;
-	if (!ir3_validate(ir, &err)) {
+	bool valid = ir3_validate(ir, &err);
+	if (!valid)
 		strbuf_addf(&out->error, "invalid machine IR: %s", err.buf);
-		strbuf_release(&err);
-		return -1;
-	}
 	strbuf_release(&err);
+	if (!valid)
+		return -1;
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			for (unsigned n = 0; n < i->ndst; n++)
@@ -69,49 +79,92 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 					return -1;
 				}
 
+	pipeline_init_ops(&pl, &ir3_pipeline_ops, ir, &d, "ir3");
+	pl.validate = o->validate;
+	pl.print_after = o->print_after;
+	pl.dump = &out->dump;
+	pl.time_passes = o->time_passes;
+	pl.running = o->running;
+	if (o->made_by) {
+		/* the pass that made the input (selection): its checks and dump
+		 * (its caller timed it) */
+		pl.time_passes = false;
+		pipeline_before_(&pl, o->made_by);
+		pipeline_after_(&pl, o->made_by, true);
+		pl.time_passes = o->time_passes;
+	}
+
 	unsigned branchstack;
+	bool progress = false;
+	bool alias_tex = target->has_alias_tex && wanted(o, "ir3_lower_alias_tex_srcs");
 	if (o->allocated) {
 		branchstack = ir3_calc_reconvergence(ir);
 		goto legalize;
 	}
 
-	bool progress;
 	do {
 		progress = false;
-		progress |= PASS(&p, "opt_cp", ir3_opt_cp(ir));
-		progress |= PASS(&p, "opt_cse", ir3_opt_cse(ir));
-		progress |= PASS(&p, "opt_dce", ir3_opt_dce(ir));
-	} while (progress);
+		if (wanted(o, "ir3_opt_cp"))
+			PASS(progress, &pl, ir3_opt_cp);
+		if (wanted(o, "ir3_opt_cse"))
+			PASS(progress, &pl, ir3_opt_cse);
+		if (wanted(o, "ir3_opt_dce"))
+			PASS(progress, &pl, ir3_opt_dce);
+	} while (progress && !pl.failed);
 
-	if (target->has_alias_tex)
-		PASS(&p, "lower_alias_tex_srcs", ir3_lower_alias_tex_srcs(ir));
-	if (target->has_alias_rt && ir->stage == STAGE_FRAGMENT)
-		PASS(&p, "lower_alias_rt", ir3_lower_alias_rt(ir));
-	PASS(&p, "opt_dce", ir3_opt_dce(ir));
-	PASS(&p, "sched", ir3_sched(ir));
+	if (alias_tex)
+		PASS(progress, &pl, ir3_lower_alias_tex_srcs);
+	if (target->has_alias_rt && ir->stage == STAGE_FRAGMENT && wanted(o, "ir3_lower_alias_rt"))
+		PASS(progress, &pl, ir3_lower_alias_rt);
+	if (wanted(o, "ir3_opt_dce"))
+		PASS(progress, &pl, ir3_opt_dce);
+	if (wanted(o, "ir3_sched"))
+		PASS(progress, &pl, ir3_sched);
+	if (pl.failed)
+		goto out;
 
 	branchstack = ir3_calc_reconvergence(ir);
-	if (!ir3_ra(ir, branchstack, &out->error))
-		return -1;
-	after_pass(&p, "ra");
-	PASS(&p, "postsched", ir3_postsched(ir));
+	/* RA fails on a shader it cannot fit: an error result, not a broken pass */
+	pipeline_before_(&pl, "ir3_ra");
+	if (!ir3_ra(ir, branchstack, &out->error)) {
+		if (pl.running)
+			*pl.running = NULL;
+		goto out;
+	}
+	pipeline_after_(&pl, "ir3_ra", true);
+	if (wanted(o, "ir3_postsched"))
+		PASS(progress, &pl, ir3_postsched);
 legalize:
-	PASS(&p, "legalize", ir3_legalize(ir, &branchstack));
-	if (target->has_alias_tex)
-		PASS(&p, "insert_alias_tex", ir3_insert_alias_tex(ir));
+	PASS(progress, &pl, ir3_legalize, &branchstack);
+	if (target->has_alias_tex && (alias_tex || o->allocated))
+		PASS(progress, &pl, ir3_insert_alias_tex);
+	if (pl.failed)
+		goto out;
 
 	if (o->verify) {
 		struct strbuf verr = STRBUF_INIT;
-		if (!ir3_verify_regs(ir, &verr) || !ir3_verify_timing(ir, &verr)) {
+		bool verified = ir3_verify_regs(ir, &verr) && ir3_verify_timing(ir, &verr);
+		if (!verified)
 			strbuf_addf(&out->error, "verifier: %s", verr.buf);
-			strbuf_release(&verr);
-			return -1;
-		}
 		strbuf_release(&verr);
+		if (!verified)
+			goto out;
 	}
 
 	ir3_collect_stats(ir, branchstack, &out->stats);
 	if (o->want_disasm)
 		ir3_disasm(&out->disasm, ir);
-	return 0;
+	ret = 0;
+out:
+	if (pl.failed) {
+		/* a pass broke the IR: a compiler bug */
+		struct strbuf first = STRBUF_INIT;
+		out->broken = true;
+		strbuf_addstr(&out->error, diag_first_error(&d, &first));
+		strbuf_release(&first);
+	}
+	pass_times_add(&out->times, &pl.times);
+	pipeline_release(&pl);
+	diag_release(&d);
+	return ret;
 }

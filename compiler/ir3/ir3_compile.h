@@ -6,8 +6,8 @@
 #ifndef SHDB_IR3_COMPILE_H
 #define SHDB_IR3_COMPILE_H
 
-#include "compiler/compile.h"
 #include "compiler/ir3/ir3_passes.h"
+#include "compiler/util/pass.h"
 
 struct ir3_compile_options {
 	bool verify;			/* run both verifiers on the result */
@@ -16,6 +16,13 @@ struct ir3_compile_options {
 	bool allocated;			/* the input has its registers: legalise it only */
 	const char *print_after;	/* a pass name or "all": IR dumps into `dump` */
 	unsigned test_break;		/* test only: IR3_BREAK_* (ir3.h) */
+	const char *passes;		/* NULL, or the passes named by --passes: the
+					 * optional passes (ir3_passes.def) not in it
+					 * are left out */
+	bool time_passes;		/* each pass's time into `times` */
+	const char *made_by;		/* the pass that made the input ("ir3_isel"):
+					 * validated and dumped first, or NULL */
+	const char *volatile *running;	/* NULL, or set to the running pass's name */
 };
 
 struct ir3_compile_output {
@@ -23,15 +30,19 @@ struct ir3_compile_output {
 	struct strbuf disasm;
 	struct strbuf dump;
 	struct strbuf error;		/* why the compile failed */
+	bool broken;			/* a pass left invalid IR: a compiler bug */
+	pass_times times;
 };
 
 void ir3_compile_output_init(struct ir3_compile_output *out);
 void ir3_compile_output_release(struct ir3_compile_output *out);
 
 /*
- * Run the backend on `ir` for `target`:
- *	cp/cse/dce → alias.tex/alias.rt (a7xx) → sched → RA → postsched →
- *	legalize → alias.tex insertion → verify → statistics → disassembly
+ * Run the backend on `ir` for `target` (the passes' names as in the
+ * registry):
+ *	ir3_opt_cp/cse/dce → ir3_lower_alias_tex_srcs, ir3_lower_alias_rt
+ *	(a7xx) → ir3_sched → ir3_ra → ir3_postsched → ir3_legalize →
+ *	ir3_insert_alias_tex → verify → statistics → disassembly
  * Returns 0, or -1 with `out->error` set ("register pressure N exceeds M",
  * a verifier's finding, …).
  */

@@ -1,13 +1,13 @@
 /*
  * ir3_compile_shader(): the ir3 backend behind compile_source(), per target.
- * Debugging aid: with SHDB_IR3_DUMP=PASS (or all) in the environment the
- * selected machine IR and the backend's dumps after PASS go to stderr.
+ * Every pass, on the IR or the machine IR, reports through the options:
+ * --print-after dumps go into the result's IR text (with the lowering's,
+ * after a "# ---- TARGET backend ----" line), times into the output.
  * Test aid: SHDB_IR3_BREAK=ra,postsched,nops breaks those passes on purpose
  * (ir3.h IR3_BREAK_*), for the tests that show the simulator catches it.
  */
 #include "compiler/ir3/ir3_shader.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,9 +95,11 @@ static void lower(const char *name, struct shader *s, const struct ir3_lowering 
 	pl.check_progress = o->validate_ir;
 	pl.print_after = o->print_after;
 	pl.dump = &dump;
+	pl.time_passes = o->time_passes;
 	if (o->progress)
 		pl.running = &o->progress->pass;
 	ir3_lower_nir(&pl, v, &e->layout);
+	pass_times_add(&out->times, &pl.times);
 	if (o->want_ir && dump.len) {
 		struct strbuf all = STRBUF_INIT;
 		strbuf_addf(&all, "%s# ---- %s lowering ----\n%s", r->ir ? r->ir : "", r->target->name,
@@ -166,31 +168,36 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 	struct arena arena = ARENA_INIT;
 	if (pr)
 		pr->pass = "ir3_isel";
+	uint64_t start = o->time_passes ? pass_clock_ns() : 0;
 	struct ir3 *ir = ir3_isel(copy, t, &layout, &arena, &err);
+	if (o->time_passes)
+		pass_times_record(&out->times, "ir3_isel", true, pass_clock_ns() - start);
+	if (pr)
+		pr->pass = NULL;
 	if (!ir) {
 		target_error(out, name, r, RESULT_ERROR, err.buf);
 		ret = -1;
 	} else {
 		struct ir3_compile_options co = {
 			.verify = o->verify, .validate = IR_VALIDATE_DEFAULT || o->validate_ir,
-			.want_disasm = o->want_disasm, .print_after = getenv("SHDB_IR3_DUMP"),
+			.want_disasm = o->want_disasm, .print_after = o->print_after,
+			.passes = o->passes, .time_passes = o->time_passes, .made_by = "ir3_isel",
+			.running = pr ? &pr->pass : NULL,
 			.test_break = test_break(getenv("SHDB_IR3_BREAK")),
 		};
 		struct ir3_compile_output mo;
 		ir3_compile_output_init(&mo);
-		if (pr)
-			pr->pass = "ir3_compile_machine";
-		if (co.print_after) {
-			struct strbuf sb = STRBUF_INIT;
-			ir3_print(&sb, ir);
-			fprintf(stderr, "; after isel\n%s", sb.buf);
-			strbuf_release(&sb);
-		}
 		int rc = ir3_compile_machine(ir, t, &co, &mo);
-		if (co.print_after)
-			fputs(mo.dump.buf, stderr);
+		if (o->want_ir && mo.dump.len) {
+			struct strbuf all = STRBUF_INIT;
+			strbuf_addf(&all, "%s# ---- %s backend ----\n%s", r->ir ? r->ir : "",
+				    r->target->name, mo.dump.buf);
+			free(r->ir);
+			r->ir = strbuf_detach(&all, NULL);
+		}
+		pass_times_add(&out->times, &mo.times);
 		if (rc < 0) {
-			target_error(out, name, r, RESULT_ERROR, mo.error.buf);
+			target_error(out, name, r, mo.broken ? RESULT_CRASH : RESULT_ERROR, mo.error.buf);
 			ret = -1;
 		} else {
 			if (cache && o->exec_seeds && !cache->exec)

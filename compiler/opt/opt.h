@@ -1,11 +1,14 @@
 /*
- * Running passes: the PASS() macro, pipelines, and the registry of passes
- * by name (passes.def).
+ * Running passes: the PASS() macro, pipelines, and the registry of the
+ * target-independent passes by name (passes.def; with each backend's passes
+ * they make the one registry of compiler/passes.c).
  *
  * A pass is `bool pass(struct shader *s, …)`: it returns whether it changed
  * the shader, through shader_progress(s, progress, preserved) so metadata it
- * did not preserve is dropped (ir.h, "Metadata").  A pipeline is a readable
- * list of PASS() lines:
+ * did not preserve is dropped (ir.h, "Metadata").  A backend's pass on its
+ * machine IR is `bool pass(struct ir3 *ir, …)`, run by the same PASS() in a
+ * pipeline made by pipeline_init_ops() with that IR's pipeline_ops.  A
+ * pipeline is a readable list of PASS() lines:
  *
  *	bool progress = false;
  *	PASS(progress, pl, opt_copy_prop);
@@ -14,16 +17,16 @@
  * After each pass PASS() (through pipeline_after_):
  *  - checks the pass called shader_progress() when it reported progress
  *    (else every metadata kind is dropped, and with `validate` it is an
- *    error, as NIR's metadata validation flag);
+ *    error, as NIR's metadata validation flag) — the IR's `after` op;
  *  - with `check_progress`, checks that a pass reporting no progress left
  *    the printed shader unchanged;
- *  - with `validate`, runs ir_validate() when the pass made progress (as
+ *  - with `validate`, runs ir_validate() (the ops' validate) when the pass made progress (as
  *    Mesa's NIR_PASS: a pass that changed nothing cannot break valid IR),
  *    or after every pass with `check_progress` too, which proves the
  *    "nothing"; a failure is reported in the diag as "IR validation failed
  *    after PASS" and stops the pipeline (pl->failed: the compile's result
  *    is a crash — a compiler bug);
- *  - appends "# after PASS" and the shader to `dump` when `print_after` is
+ *  - appends "# after PASS" (";" for ir3) and the IR to `dump` when `print_after` is
  *    "all" or the pass's name ("# after PASS: no progress" when it did
  *    nothing);
  *  - with `time_passes`, adds its run time to `times`.
@@ -43,6 +46,7 @@
 #include "compiler/ir/ir.h"
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
+#include "compiler/util/pass.h"
 #include "compiler/util/strbuf.h"
 
 #ifdef NDEBUG
@@ -84,43 +88,8 @@ extern const unsigned num_registered_passes;
 /* The pass called `name` (`len` bytes), or NULL. */
 const struct pass_info *pass_find(const char *name, size_t len);
 
-struct pass_time {
-	const char *name;		/* static: the pass's name */
-	unsigned runs, progress;
-	uint64_t ns;
-};
-
-struct pipeline {
-	struct shader *shader;
-	const char *file;		/* for messages */
-	struct diag *diag;		/* validation failures go here */
-	bool validate;
-	bool check_progress;
-	const char *print_after;	/* NULL, "all" or a pass name */
-	struct strbuf *dump;		/* where --print-after dumps go (may be NULL) */
-	bool time_passes;
-	ARRAY(struct pass_time) times;
-	const char *volatile *running;	/* if set: the running pass's name, else NULL */
-	bool failed;			/* a check failed: later passes are skipped */
-
-	struct strbuf before_;		/* check_progress: the text before the pass */
-	uint64_t start_ns_;
-};
-
+/* A pipeline on the IR (its pipeline_ops: metadata, ir_validate, ir_print). */
 void pipeline_init(struct pipeline *pl, struct shader *s, struct diag *diag, const char *file);
-void pipeline_release(struct pipeline *pl);
-
-#define PASS(progress, pl, pass, ...) \
-	do { \
-		if (!(pl)->failed) { \
-			pipeline_before_((pl), #pass); \
-			bool pass_progress_ = pass((pl)->shader, ##__VA_ARGS__); \
-			(progress) |= pipeline_after_((pl), #pass, pass_progress_); \
-		} \
-	} while (0)
-
-void pipeline_before_(struct pipeline *pl, const char *name);
-bool pipeline_after_(struct pipeline *pl, const char *name, bool progress);
 
 /* Run a comma-separated list of registered passes ("none": nothing).  An
  * unknown name is an error in the diag; returns false then or when a check
@@ -135,8 +104,9 @@ void opt_loop(struct pipeline *pl);
 void opt_default(struct pipeline *pl);
 
 /* Check the names of `--passes` (NULL, "none" or a list) and
- * `--print-after` (NULL, "all" or a name) before compiling: on error puts
- * a message such as "unknown pass 'x' (known passes: …)" in `err`. */
+ * `--print-after` (NULL, "all" or a name) against the target-independent
+ * passes (the whole registry, backends' too: compile_check_passes): on
+ * error a message such as "unknown pass 'x' (known passes: …)" in `err`. */
 bool pipeline_check_names(const char *passes, const char *print_after, struct strbuf *err);
 
 #endif
