@@ -440,6 +440,27 @@ static inline bool ir3_reg_is_gpr_value(const struct ir3_register *r)
 	return r->def && ir3_reg_is_gpr(r) && !(r->flags & IR3_REG_RELATIV);
 }
 
+/*
+ * Register units: how every pass that tracks physical registers (RA,
+ * legalize, postsched, the verifiers, the statistics) numbers the GPR file,
+ * in half-register units.  A full component rN.c (component number
+ * num = 4N+c) is the two units 2·num and 2·num+1; a half component hrN.c is
+ * unit num in a merged file (a6xx+: the low or high half of r(N/2)), or
+ * IR3_SPLIT_HALF_UNIT + num in a split one (its own file, aliasing nothing).
+ */
+#define IR3_GPR_COMPS (4 * 48)			/* components per file: r0.x … r47.w */
+#define IR3_FULL_UNITS (IR3_GPR_COMPS * 2)	/* units of the full file */
+#define IR3_SPLIT_HALF_UNIT 512			/* split files: where the halves start */
+#define IR3_REG_UNITS (IR3_SPLIT_HALF_UNIT + IR3_GPR_COMPS)	/* every unit, either way */
+
+/* The first unit of component `num`, full or half. */
+static inline unsigned ir3_reg_unit(bool merged, bool half, unsigned num)
+{
+	if (half)
+		return merged ? num : IR3_SPLIT_HALF_UNIT + num;
+	return num * 2;
+}
+
 const char *ir3_type_name(enum ir3_type t);
 bool ir3_type_is_half(enum ir3_type t);
 bool ir3_type_is_float(enum ir3_type t);

@@ -107,7 +107,7 @@ static bool is_gpr_src(const struct ir3_register *r)
 
 static bool range_free(const bool *used, unsigned reg, unsigned n)
 {
-	if (reg + n > 4 * 48)
+	if (reg + n > IR3_GPR_COMPS)
 		return false;
 	for (unsigned k = reg; k < reg + n; k++)
 		if (used[k])
@@ -132,7 +132,7 @@ static void insert_aliases(struct ir3 *ir, struct ir3_instruction *tex)
 		return;
 
 	/* registers used by the sources that stay plain GPRs, per size */
-	bool used[2][4 * 48] = { { false } };
+	bool used[2][IR3_GPR_COMPS] = { { false } };
 	bool half = tex->srcs[0]->flags & IR3_REG_HALF;
 	struct ir3_instruction *first_alias = NULL;
 	unsigned nalias = 0;
@@ -158,7 +158,7 @@ static void insert_aliases(struct ir3 *ir, struct ir3_instruction *tex)
 		unsigned reg = FIRST_ALIAS_REG;
 		while (!range_free(u, reg, gr->count)) {
 			reg++;
-			if (reg + gr->count > 4 * 48)
+			if (reg + gr->count > IR3_GPR_COMPS)
 				reg = 0;
 			if (reg == FIRST_ALIAS_REG)
 				BUG("no register range for alias.tex");

@@ -23,6 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/util/error.h"
+
 struct footprint {
 	int max_reg, max_half_reg;
 	bool merged;
@@ -35,7 +37,7 @@ static void reg_info(struct footprint *f, const struct ir3_register *r)
 	if (r->flags & IR3_REG_SHARED)
 		return;
 	int max = (int)(r->num + ir3_reg_elems(r) - 1);
-	if (max >= 4 * 48)
+	if (max >= IR3_GPR_COMPS)
 		return;
 	if (r->flags & IR3_REG_HALF) {
 		if (f->merged) {
@@ -125,9 +127,9 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 	unsigned slots = instrlen * t->instr_align > n + 4 ? instrlen * t->instr_align : n + 4;
 	s->dwords = slots * 2;
 
-	struct soft *sd = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*sd));
+	struct soft *sd = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*sd));
 	bool in_preamble = false, has_eq = false;
-	bool alias[4 * 48 * 2] = { false };
+	bool alias[IR3_FULL_UNITS] = { false };
 
 	foreach_block(b, ir) {
 		struct soft *d = &sd[b->index];
@@ -149,14 +151,14 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 			for (unsigned k = 0; k < i->nsrc; k++) {
 				const struct ir3_register *r = i->srcs[k];
 				bool aliased = ir3_reg_is_gpr(r) && !(r->flags & (IR3_REG_HALF | IR3_REG_SHARED)) &&
-					       r->num < 4 * 48 && alias[r->num];
+					       r->num < IR3_GPR_COMPS && alias[r->num];
 				if (!aliased)
 					reg_info(&fp, r);
 			}
 			for (unsigned k = 0; k < i->ndst; k++) {
 				const struct ir3_register *r = i->dsts[k];
 				if (i->opc == OPC_ALIAS && i->alias_scope == ALIAS_TEX) {
-					for (unsigned e = 0; e < ir3_reg_elems(r) && r->num + e < 4 * 48; e++)
+					for (unsigned e = 0; e < ir3_reg_elems(r) && r->num + e < IR3_GPR_COMPS; e++)
 						alias[r->num + e] = true;
 				} else {
 					reg_info(&fp, r);

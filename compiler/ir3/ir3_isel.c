@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/util/error.h"
+
 void isel_error(struct isel *c, const char *fmt, ...)
 {
 	if (c->failed)
@@ -276,8 +278,8 @@ static void remove_unreachable(struct ir3 *ir)
 	unsigned n = 0;
 	foreach_block(b, ir)
 		b->index = n++;
-	bool *seen = calloc(n ? n : 1, sizeof(bool));
-	struct ir3_block **stack = malloc(sizeof(*stack) * (n ? n : 1));
+	bool *seen = xcalloc(n ? n : 1, sizeof(bool));
+	struct ir3_block **stack = xmalloc(sizeof(*stack) * (n ? n : 1));
 	unsigned sp = 0;
 	stack[sp++] = ir->first;
 	seen[ir->first->index] = true;

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/util/error.h"
+
 /* ------------------------------------------------------------------ */
 /* inputs */
 
@@ -92,7 +94,7 @@ static void assign_inlocs(struct isel *c)
 	unsigned n = c->s->num_inputs;
 	c->inloc = arena_array(c->ir->arena, unsigned, c->num_input_slots * 4 + 4);
 	unsigned *mask = c->input_mask;
-	struct io_decl **order = malloc(sizeof(*order) * (n + 1));
+	struct io_decl **order = xmalloc(sizeof(*order) * (n + 1));
 	for (unsigned k = 0; k < n; k++)
 		order[k] = c->s->inputs[k];
 	qsort(order, n, sizeof(*order), cmp_location);

@@ -40,7 +40,7 @@
 
 #include "compiler/util/error.h"
 
-#define GPR_SIZE (4 * 48)		/* components per file: r0.x–r47.w */
+#define GPR_SIZE IR3_GPR_COMPS
 #define MASK_BITS 1024
 #define MASK_WORDS BITSET_WORDS(MASK_BITS)
 
@@ -81,17 +81,8 @@ struct lctx {
 static void reg_bits(const struct lctx *c, const struct ir3_register *r, unsigned *first,
 		     unsigned *count)
 {
-	unsigned elems = ir3_reg_elems(r);
-	if (r->flags & IR3_REG_HALF) {
-		*first = c->t->mergedregs ? r->num : 512 + r->num;
-		*count = elems;
-	} else if (c->t->mergedregs) {
-		*first = r->num * 2;
-		*count = elems * 2;
-	} else {
-		*first = r->num;
-		*count = elems;
-	}
+	*first = ir3_reg_unit(c->t->mergedregs, r->flags & IR3_REG_HALF, r->num);
+	*count = ir3_reg_size(r);
 }
 
 static bool mask_get(const struct lctx *c, const regmask *m, const struct ir3_register *r)
@@ -119,7 +110,8 @@ static void mask_or(regmask *a, const regmask *b)
 
 static bool is_gpr(const struct ir3_register *r)
 {
-	return ir3_reg_is_gpr(r) && !(r->flags & IR3_REG_SHARED) && r->num < 4 * 48 * 2;
+	/* hr0–hr95 in a merged file: twice as many half components as full */
+	return ir3_reg_is_gpr(r) && !(r->flags & IR3_REG_SHARED) && r->num < 2 * IR3_GPR_COMPS;
 }
 
 static bool has_relative(const struct ir3_instruction *i)

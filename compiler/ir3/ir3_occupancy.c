@@ -8,9 +8,7 @@
  *
  * Registers are counted in vec4 (`regs`), pressure in half-register units.
  */
-#include "compiler/ir3/ir3.h"
-
-#define RA_FULL_SIZE (4 * 48 * 2)	/* half-register units, ir3_ra.h */
+#include "compiler/ir3/ir3_ra.h"
 
 void ir3_occupancy_init(struct ir3_occupancy *o, const struct ir3 *ir, unsigned branchstack)
 {

@@ -84,14 +84,10 @@ static unsigned units(const struct pctx *c, const struct ir3_register *r, unsign
 		return 1;
 	}
 	if ((r->flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_RT | IR3_REG_SHARED)) ||
-	    !(r->flags & IR3_REG_ASSIGNED) || num >= 4 * 48)
+	    !(r->flags & IR3_REG_ASSIGNED) || num >= IR3_GPR_COMPS)
 		return 0;
-	if (r->flags & IR3_REG_HALF) {
-		*first = c->t->mergedregs ? num : 512 + num;
-		return 1;
-	}
-	*first = num * 2;
-	return 2;
+	*first = ir3_reg_unit(c->t->mergedregs, r->flags & IR3_REG_HALF, num);
+	return ir3_reg_elem_size(r);
 }
 
 static bool reads_a0(const struct ir3_instruction *i)

@@ -802,9 +802,8 @@ static void check_files(struct ra_ctx *c, struct ir3_instruction *i)
 				  u >= o->physreg + ir3_reg_size(o->def))) {
 				struct strbuf sb = STRBUF_INIT;
 				ir3_print_instr(&sb, i);
-				fprintf(stderr, "RA inconsistency at unit %u (%%%u live %d parent %p phys %u) after %s\n",
-					u, o->def->name, o->live, (void *)o->parent, o->physreg, sb.buf);
-				abort();
+				BUG("RA inconsistency at unit %u (%%%u live %d parent %p phys %u) after %s",
+				    u, o->def->name, o->live, (void *)o->parent, o->physreg, sb.buf);
 			}
 		}
 	for (unsigned n = 0; n < c->ir->ndefs; n++) {
@@ -816,9 +815,8 @@ static void check_files(struct ra_ctx *c, struct ir3_instruction *i)
 			if (f->owner[u] != v) {
 				struct strbuf sb = STRBUF_INIT;
 				ir3_print_instr(&sb, i);
-				fprintf(stderr, "RA: %%%u at %u not owner of unit %u (owner %%%d) after %s\n", v->def->name,
-					v->physreg, u, f->owner[u] ? (int)f->owner[u]->def->name : -1, sb.buf);
-				abort();
+				BUG("RA: %%%u at %u not owner of unit %u (owner %%%d) after %s", v->def->name,
+				    v->physreg, u, f->owner[u] ? (int)f->owner[u]->def->name : -1, sb.buf);
 			}
 	}
 }

@@ -12,8 +12,8 @@
 
 #include "compiler/ir3/ir3.h"
 
-#define RA_FULL_SIZE (4 * 48 * 2)	/* r0.x–r47.w */
-#define RA_HALF_SIZE (4 * 48)		/* hr0.x–hr47.w */
+#define RA_FULL_SIZE IR3_FULL_UNITS	/* r0.x–r47.w (ir3.h) */
+#define RA_HALF_SIZE IR3_GPR_COMPS	/* hr0.x–hr47.w */
 
 struct ir3_use_pos;
 

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "compiler/util/array.h"
+#include "compiler/util/error.h"
 #include "compiler/util/hash.h"
 
 #define UNITS 1024			/* merged file, or full 0–383 + half 512–703 */
@@ -188,18 +189,11 @@ static bool slots_of(struct vctx *c, const struct ir3_register *r, unsigned comp
 		*count = 1;
 		return true;
 	}
-	if (r->flags & IR3_REG_HALF) {
-		/* merged: only hr0–hr47 (the low half of r0–r23) */
-		if (num >= 4 * 48)
-			return false;
-		*first = c->merged ? num : 512 + num;
-		*count = 1;
-		return true;
-	}
-	if (num >= 4 * 48)
+	/* half, merged: only hr0–hr47 (the low half of r0–r23) */
+	if (num >= IR3_GPR_COMPS)
 		return false;
-	*first = num * 2;
-	*count = 2;
+	*first = ir3_reg_unit(c->merged, r->flags & IR3_REG_HALF, num);
+	*count = ir3_reg_elem_size(r);
 	return true;
 }
 
@@ -412,7 +406,7 @@ static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
 static bool run(struct vctx *c)
 {
 	bool changed = false;
-	struct vstate *s = malloc(sizeof(*s));
+	struct vstate *s = xmalloc(sizeof(*s));
 	foreach_block(b, c->ir) {
 		block_entry(c, b, s);
 		/* inputs are live from the start */
@@ -434,8 +428,8 @@ bool ir3_verify_regs(struct ir3 *ir, struct strbuf *err)
 	ir3_calc_preds(ir);
 	array_push(&c.terms, (struct term){ 0 });	/* T_NONE */
 	array_push(&c.terms, (struct term){ 0 });	/* T_CONFLICT */
-	c.exit = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
-	c.done = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
+	c.exit = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
+	c.done = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
 	for (unsigned round = 0; round < 2 * ir->nblocks + 4 && run(&c); round++)
 		;
 	c.report = true;

@@ -30,6 +30,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/util/error.h"
+
 #define NUNITS 1024			/* GPR units; predicates and a0 after them */
 #define P_SLOT 1000
 #define A_SLOT 1010
@@ -160,14 +162,11 @@ static unsigned slots(const struct tctx *c, const struct ir3_register *r, unsign
 		*first = A_SLOT + (num & 1);
 		return 1;
 	}
-	if (r->flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_RT | IR3_REG_SHARED) || num >= 4 * 48)
+	if (r->flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_RT | IR3_REG_SHARED) ||
+	    num >= IR3_GPR_COMPS)
 		return 0;
-	if (r->flags & IR3_REG_HALF) {
-		*first = c->t->mergedregs ? num : 512 + num;
-		return 1;
-	}
-	*first = num * 2;
-	return 2;
+	*first = ir3_reg_unit(c->t->mergedregs, r->flags & IR3_REG_HALF, num);
+	return ir3_reg_elem_size(r);
 }
 
 static unsigned elems(const struct ir3_register *r)
@@ -383,7 +382,7 @@ static void entry_state(struct tctx *c, struct ir3_block *b, struct tstate *s)
 static bool run(struct tctx *c)
 {
 	bool changed = false;
-	struct tstate *s = malloc(sizeof(*s));
+	struct tstate *s = xmalloc(sizeof(*s));
 	foreach_block(b, c->ir) {
 		entry_state(c, b, s);
 		c->ndeferred = 0;
@@ -404,8 +403,8 @@ bool ir3_verify_timing(struct ir3 *ir, struct strbuf *err)
 {
 	struct tctx c = { .ir = ir, .t = ir->target, .err = err };
 	ir3_calc_preds(ir);
-	c.exit = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
-	c.done = calloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
+	c.exit = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
+	c.done = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
 	for (unsigned round = 0; round < 4 * ir->nblocks + 8 && run(&c); round++)
 		;
 	c.report = true;

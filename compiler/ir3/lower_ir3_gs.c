@@ -22,6 +22,7 @@
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/util/error.h"
 
 #include <stdlib.h>
 
@@ -156,8 +157,8 @@ bool lower_ir3_gs(struct shader *s, const struct ir3_lowering *t)
 	vf->name = "vertex_flags";
 	g.num_outputs = s->num_outputs;
 	g.flags = g.num_outputs - 1;
-	g.old = malloc(sizeof(unsigned) * g.num_outputs);
-	g.emit = malloc(sizeof(unsigned) * g.num_outputs);
+	g.old = xmalloc(sizeof(unsigned) * g.num_outputs);
+	g.emit = xmalloc(sizeof(unsigned) * g.num_outputs);
 	for (unsigned o = 0; o < g.num_outputs; o++) {
 		const struct io_decl *d = s->outputs[o];
 		unsigned bits = d->bit_size ? d->bit_size : 32;

@@ -20,6 +20,7 @@
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/util/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,11 +169,11 @@ bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *target)
 	if (s->stage == STAGE_TESS_CTRL || s->stage == STAGE_GEOMETRY || !s->num_outputs)
 		return shader_progress(s, inputs, META_BLOCK_INDEX | META_DOMINANCE);
 	struct temps t = { .s = s };
-	t.local = malloc(sizeof(int) * s->num_outputs);
-	t.written = calloc(s->num_outputs, sizeof(unsigned *));
+	t.local = xmalloc(sizeof(int) * s->num_outputs);
+	t.written = xcalloc(s->num_outputs, sizeof(unsigned *));
 	for (unsigned o = 0; o < s->num_outputs; o++) {
 		t.local[o] = -1;
-		t.written[o] = calloc(slots_of(s->outputs[o]), sizeof(unsigned));
+		t.written[o] = xcalloc(slots_of(s->outputs[o]), sizeof(unsigned));
 	}
 	struct builder b;
 	bool progress = false;

@@ -17,6 +17,7 @@
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/util/error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,9 +50,9 @@ static void find(struct shader *s, struct cand *c)
 	for (unsigned l = 0; l < s->num_locals; l++) {
 		const struct local_decl *d = s->locals[l];
 		c[l].ok = d->bit_size == 32 && d->num_elements * 16 >= 32;
-		c[l].stores = calloc(d->num_elements, sizeof(unsigned));
+		c[l].stores = xcalloc(d->num_elements, sizeof(unsigned));
 	}
-	bool *loaded = calloc(s->num_locals + 1, sizeof(bool));
+	bool *loaded = xcalloc(s->num_locals + 1, sizeof(bool));
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			struct intrinsic_instr *intr;
@@ -101,9 +102,9 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 	layout->const_data_size = 0;
 	if (!s->num_locals)
 		return shader_progress(s, false, META_ALL);
-	struct cand *c = calloc(s->num_locals, sizeof(*c));
+	struct cand *c = xcalloc(s->num_locals, sizeof(*c));
 	find(s, c);
-	unsigned *at = calloc(s->num_locals, sizeof(unsigned));
+	unsigned *at = xcalloc(s->num_locals, sizeof(unsigned));
 	unsigned size = 0;
 	for (unsigned l = 0; l < s->num_locals; l++)
 		if (c[l].ok) {

@@ -17,6 +17,7 @@
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/util/error.h"
 
 #include <stdlib.h>
 
@@ -86,14 +87,14 @@ static void to_selects(struct shader *s, struct builder *b, struct intrinsic_ins
 bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t)
 {
 	unsigned n = s->num_locals;
-	bool *used = calloc(n + 1, sizeof(bool));
+	bool *used = xcalloc(n + 1, sizeof(bool));
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			struct intrinsic_instr *intr;
 			if (local_op(in, &intr))
 				used[intrinsic_get(intr, INTR_IDX_local)] = true;
 		}
-	unsigned *at = calloc(n + 1, sizeof(unsigned));
+	unsigned *at = xcalloc(n + 1, sizeof(unsigned));
 	bool any = false;
 	for (unsigned l = 0; l < n; l++) {
 		if (!used[l])
