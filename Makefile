@@ -62,18 +62,20 @@ QUIET_LINK  = @echo '   LINK    ' $@;
 QUIET_GEN   = @echo '   GEN     ' $@;
 endif
 
-# The statistics table (stats/stats.def): below both the compiler, whose
-# backends fill values by its IDs, and the tools, which read records.
-STAT_TABLE_SRC := stats/stat.c
-# The compiler library: everything under compiler/ except the command line and
+# The vocabulary of records, the statistics table (stats/stats.def) and the
+# stage names: below both the compiler, which writes records, and the tools,
+# which read them (README.md, Layout).
+VOCAB_SRC    := stats/stat.c stats/stage.c stats/json_text.c
+# The compiler library: everything under compiler/ except its subcommands and
 # the SPIR-V grammar generator (a program of its own, below).
 COMPILER_SRC := $(filter-out compiler/cli/% compiler/spirv/gen/%,\
                   $(wildcard compiler/*.c compiler/*/*.c compiler/*/*/*.c)) \
-                $(STAT_TABLE_SRC)
+                $(VOCAB_SRC)
 # The tools on top of it: one folder per subcommand, plus stats/ used by several.
-TOOLS_SRC    := $(filter-out $(STAT_TABLE_SRC),$(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c)) \
-                $(filter-out compiler/cli/main.c,$(wildcard compiler/cli/*.c))
-MAIN_SRC     := compiler/cli/main.c
+TOOLS_SRC    := $(filter-out $(VOCAB_SRC),$(wildcard runner/*.c stats/*.c cmp/*.c reports/*.c)) \
+                $(wildcard compiler/cli/*.c)
+# The shdb dispatcher, on top of everything.
+MAIN_SRC     := cli/main.c
 UNIT_SRC     := $(wildcard tests/unit/*.c)
 BENCH_SRC    := $(wildcard bench/*.c)
 CHECK_SRC    := tests/corpus/check.c
@@ -128,7 +130,7 @@ $(BUILD)/%.o: %.c $(BUILD)/gen/cflags
 	@mkdir -p $(@D)
 	$(QUIET_CC)$(CC) $(ALL_CFLAGS) -MMD -MP -MF $(@:.o=.d) -MQ $@ -c -o $@ $<
 
-$(call obj,compiler/cli/main.c): $(BUILD)/gen/version.h
+$(call obj,cli/main.c): $(BUILD)/gen/version.h
 
 # The SPIR-V grammar tables, generated from SPIRV-Headers' JSON (compiler/spirv/grammar.h).
 # Every object may include them (order-only here; -MMD records the real dependency).

@@ -11,7 +11,7 @@
 
 #include "cmp/fail_on.h"
 #include "cmp/print.h"
-#include "compiler/cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "stats/options.h"
 
 static const char usage[] =

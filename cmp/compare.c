@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/stage.h"
 #include "compiler/util/bitset.h"
+#include "stats/stage.h"
 
 /* ---- 1. matching ---- */
 

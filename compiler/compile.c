@@ -16,62 +16,6 @@
 #include "compiler/spirv/spirv.h"
 #include "compiler/util/file.h"
 
-void compile_options_init(struct compile_options *o)
-{
-	memset(o, 0, sizeof(*o));
-	o->stage = STAGE_NONE;
-}
-
-void compile_options_release(struct compile_options *o)
-{
-	array_free(&o->defines);
-	array_free(&o->include_dirs);
-	array_free(&o->specs);
-}
-
-const char *result_status_name(enum result_status s)
-{
-	switch (s) {
-	case RESULT_OK: return "ok";
-	case RESULT_ERROR: return "error";
-	case RESULT_CRASH: return "crash";
-	case RESULT_TIMEOUT: return "timeout";
-	case RESULT_SKIPPED: return "skipped";
-	}
-	return "?";
-}
-
-void compile_output_init(struct compile_output *out)
-{
-	memset(out, 0, sizeof(*out));
-	diag_init(&out->diag);
-}
-
-void compile_output_release(struct compile_output *out)
-{
-	for (size_t i = 0; i < out->results.len; i++) {
-		struct compile_result *r = &out->results.data[i];
-		free(r->message);
-		free(r->spirv);
-		free(r->ir);
-		free(r->disasm);
-		free(r->exec_note);
-		free(r->exec_text);
-		array_free(&r->stats);
-	}
-	array_free(&out->results);
-	array_free(&out->times);
-	diag_release(&out->diag);
-}
-
-void result_add_stats(struct compile_result *r, const struct stat_values *v)
-{
-	for (int id = 0; id < STAT_COUNT; id++)
-		if (v->set[id])
-			array_push(&r->stats, (struct stat_value){ .key = stat_table[id].key,
-								    .value = v->value[id] });
-}
-
 static uint64_t now_us(void)
 {
 	struct timespec ts;

@@ -1,3 +1,7 @@
+/*
+ * The kinds of input file, and the stage a file name or a SPIR-V execution
+ * model gives (the stage names themselves: stats/stage.c).
+ */
 #include "compiler/stage.h"
 
 #include <string.h>
@@ -5,57 +9,6 @@
 #include <spirv/unified1/spirv.h>
 
 #include "compiler/util/file.h"
-
-static const struct {
-	const char *name, *ext, *mesa;
-} stages[STAGE_COUNT] = {
-	[STAGE_VERTEX] = { "vertex", "vert", "VERT" },
-	[STAGE_TESS_CTRL] = { "tess_ctrl", "tesc", "TCS" },
-	[STAGE_TESS_EVAL] = { "tess_eval", "tese", "TES" },
-	[STAGE_GEOMETRY] = { "geometry", "geom", "GEOM" },
-	[STAGE_FRAGMENT] = { "fragment", "frag", "FRAG" },
-	[STAGE_COMPUTE] = { "compute", "comp", "CL" },
-	[STAGE_TASK] = { "task", "task", "TASK" },
-	[STAGE_MESH] = { "mesh", "mesh", "MESH" },
-	[STAGE_RAYGEN] = { "raygen", "rgen", "RAYGEN" },
-	[STAGE_ANY_HIT] = { "any_hit", "rahit", "ANYHIT" },
-	[STAGE_CLOSEST_HIT] = { "closest_hit", "rchit", "CLOSESTHIT" },
-	[STAGE_MISS] = { "miss", "rmiss", "MISS" },
-	[STAGE_INTERSECTION] = { "intersection", "rint", "INTERSECTION" },
-	[STAGE_CALLABLE] = { "callable", "rcall", "CALLABLE" },
-};
-
-const char *stage_name(enum shader_stage s)
-{
-	return s >= 0 && s < STAGE_COUNT ? stages[s].name : "none";
-}
-
-const char *stage_mesa_name(enum shader_stage s)
-{
-	return s >= 0 && s < STAGE_COUNT ? stages[s].mesa : "NONE";
-}
-
-enum shader_stage stage_from_name(const char *name)
-{
-	for (int s = 0; s < STAGE_COUNT; s++)
-		if (!strcmp(name, stages[s].name) || !strcmp(name, stages[s].ext) ||
-		    !strcmp(name, stages[s].mesa))
-			return (enum shader_stage)s;
-	return STAGE_NONE;
-}
-
-enum shader_stage stage_from_extension(const char *ext)
-{
-	for (int s = 0; s < STAGE_COUNT; s++)
-		if (!strcmp(ext, stages[s].ext))
-			return (enum shader_stage)s;
-	/* the tessellation extensions of g-truc's OpenGL samples */
-	if (!strcmp(ext, "cont"))
-		return STAGE_TESS_CTRL;
-	if (!strcmp(ext, "eval"))
-		return STAGE_TESS_EVAL;
-	return STAGE_NONE;
-}
 
 const char *input_kind_name(enum input_kind k)
 {

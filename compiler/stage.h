@@ -1,38 +1,15 @@
 /*
- * Shader stages and the kinds of input file shdb reads.
+ * Shader stages and the kinds of input file shdb reads.  The stages and
+ * their names are the records' vocabulary (stats/stage.h); here what the
+ * compiler adds: input kinds, and SPIR-V's execution models.
  */
 #ifndef SHDB_STAGE_H
 #define SHDB_STAGE_H
 
 #include <stdint.h>
 
-enum shader_stage {
-	STAGE_NONE = -1,
-	STAGE_VERTEX,
-	STAGE_TESS_CTRL,
-	STAGE_TESS_EVAL,
-	STAGE_GEOMETRY,
-	STAGE_FRAGMENT,
-	STAGE_COMPUTE,
-	STAGE_TASK,
-	STAGE_MESH,
-	STAGE_RAYGEN,
-	STAGE_ANY_HIT,
-	STAGE_CLOSEST_HIT,
-	STAGE_MISS,
-	STAGE_INTERSECTION,
-	STAGE_CALLABLE,
-	STAGE_COUNT
-};
+#include "stats/stage.h"
 
-/* "vertex", "tess_ctrl", …: the names records and options use. */
-const char *stage_name(enum shader_stage s);
-/* Mesa's shader-db line tag: VERT, TCS, TES, GEOM, FRAG, CL, … */
-const char *stage_mesa_name(enum shader_stage s);
-/* Parse a stage from its name ("fragment"), short name ("frag") or Mesa tag. */
-enum shader_stage stage_from_name(const char *name);
-/* The stage a GLSL-style extension names ("frag" → fragment), or STAGE_NONE. */
-enum shader_stage stage_from_extension(const char *ext);
 /* The stage of a SPIR-V execution model (SpvExecutionModel*); STAGE_NONE for others. */
 enum shader_stage stage_from_spirv_model(uint32_t model);
 

@@ -6,8 +6,7 @@
 
 #include <string.h>
 
-#include "compiler/ir3/ir3_info.h"
-
+/* Each family's rows, by name; their type stays opaque here (target.h). */
 #define IR3_TARGET(n, desc) extern const struct ir3_info ir3_##n;
 #include "compiler/targets.def"
 #undef IR3_TARGET

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compiler/cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "compiler/util/file.h"
 #include "reports/report.h"
 

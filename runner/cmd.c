@@ -12,9 +12,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compiler/cli/cli.h"
 #include "compiler/exec/exec_check.h"
 #include "compiler/opt/opt.h"
+#include "compiler/util/cmdline.h"
 #include "compiler/util/error.h"
 #include "runner/run.h"
 #include "stats/json_text.h"
@@ -41,7 +41,7 @@ static const char usage[] =
 	"  --compiler-preset P   read CMD's output as Mesa shader-db lines (P: ir3)\n"
 	"  --stat-pattern REGEX  statistics from the named groups of REGEX's matches\n"
 	"                        in CMD's output (repeatable)\n"
-	"  --passes LIST         optimisation pipeline, as for shdb compile ('none' or names)\n"
+	"  --passes LIST         the passes to run, as for shdb compile ('none' or names)\n"
 	"  --verify              run the backend's independent verifiers on every result\n"
 	"  --verify-exec         run every result's final code in the target's simulator\n"
 	"                        and compare it with the interpreter (a difference is an\n"

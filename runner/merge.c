@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "compiler/cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
 #include "compiler/util/utf8.h"

@@ -31,8 +31,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "compiler/cli/cli.h"
-#include "compiler/cli/record.h"
+#include "compiler/util/cmdline.h"
+#include "compiler/record.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
 #include "compiler/util/utf8.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "stats/export_shaderdb.h"
 #include "stats/options.h"
 #include "stats/print_summary.h"

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "compiler/stage.h"
+#include "stats/stage.h"
 #include "stats/format.h"
 
 /* Targets the records name (records without a target aside). */

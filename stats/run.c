@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compiler/stage.h"
+#include "stats/stage.h"
 #include "compiler/util/file.h"
 
 /* ---- columns ---- */

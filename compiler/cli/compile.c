@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/cli.h"
-#include "compiler/cli/record.h"
+#include "compiler/util/cmdline.h"
+#include "compiler/record.h"
 #include "compiler/compile.h"
 #include "compiler/exec/exec_check.h"
 #include "compiler/ir/interp.h"

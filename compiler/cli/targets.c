@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "compiler/cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "compiler/ir3/ir3_info.h"
 #include "compiler/target.h"
 

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/stage.h"
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/front/glsl_lex.h"
 #include "compiler/util/error.h"
 #include "compiler/util/strbuf.h"

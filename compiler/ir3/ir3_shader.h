@@ -6,7 +6,7 @@
 #ifndef SHDB_IR3_SHADER_H
 #define SHDB_IR3_SHADER_H
 
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/ir/ir.h"
 
 /* The lowered shaders of one source shader, kept for the targets still to

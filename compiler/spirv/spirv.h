@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/ir/ir.h"
 
 struct spirv_options {

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/record.h"
+#include "compiler/record.h"
 #include "compiler/ir3/ir3_compile.h"
 #include "compiler/target.h"
 #include "compiler/util/error.h"

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/record.h"
+#include "compiler/record.h"
 #include "compiler/compile.h"
 #include "compiler/target.h"
 #include "compiler/util/error.h"

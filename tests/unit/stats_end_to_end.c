@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "cmp/compare.h"
-#include "compiler/cli/record.h"
+#include "compiler/record.h"
 #include "compiler/compile.h"
 #include "compiler/util/file.h"
 #include "stats/run.h"

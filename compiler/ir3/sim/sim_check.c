@@ -5,7 +5,7 @@
  * interpreter on the shader the backend was given, within the tolerance
  * of the lowerings (exec_tolerance()).
  */
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/ir3/sim/sim_priv.h"
 
 #include <stdlib.h>

@@ -5,12 +5,12 @@
  *   {"path": …, "stage": …, "target": …, "status": …, "message": …,
  *    "stats": {…}, "time_us": …}
  */
-#ifndef SHDB_CLI_RECORD_H
-#define SHDB_CLI_RECORD_H
+#ifndef SHDB_RECORD_H
+#define SHDB_RECORD_H
 
 #include <stdbool.h>
 
-#include "compiler/compile.h"
+#include "compiler/compile_types.h"
 #include "compiler/util/strbuf.h"
 
 /* Append the record (one line, no newline) to `out`. */

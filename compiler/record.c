@@ -2,7 +2,7 @@
  * Writing results: the JSON record and Mesa's shader-db line, every name from
  * the statistics table (stats/stats.def).
  */
-#include "compiler/cli/record.h"
+#include "compiler/record.h"
 
 #include <inttypes.h>
 #include <jansson.h>

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/cli.h"
+#include "cli/cli.h"
+#include "compiler/util/cmdline.h"
 #include "compiler/util/error.h"
 #include "version.h"
 

@@ -1,9 +1,13 @@
+/*
+ * Command-line helpers of every subcommand (cmdline.h).
+ */
+#include "compiler/util/cmdline.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "compiler/cli/cli.h"
 #include "compiler/util/error.h"
 
 void usage_exit(const char *usage, bool requested)

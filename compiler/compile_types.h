@@ -1,0 +1,137 @@
+/*
+ * What every part of the compiler shares with its callers: the options a
+ * compile takes and the results it gives (one per stage × target), with
+ * their statistics by the table's keys.  compile.h adds the entry points;
+ * front ends and backends include only this, so their arrows point down
+ * (README.md, Layout).
+ */
+#ifndef SHDB_COMPILE_TYPES_H
+#define SHDB_COMPILE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "compiler/stage.h"
+#include "compiler/target.h"
+#include "compiler/util/array.h"
+#include "compiler/util/error.h"
+#include "compiler/util/pass.h"
+#include "stats/stat.h"
+
+enum glsl_mode {
+	GLSL_MODE_AUTO,		/* chosen from the source (loose uniforms → relaxed) */
+	GLSL_MODE_VULKAN,	/* strict Vulkan GLSL */
+	GLSL_MODE_RELAXED,	/* GL-style GLSL under glslang's relaxed Vulkan rules */
+};
+
+struct spec_value {
+	uint32_t id;
+	uint64_t bits;		/* the constant's value, as the SPIR-V words hold it */
+};
+
+/* What a running compile is doing, for crash reports: the runner's worker
+ * reads it from a signal handler, so it is only ever a pointer to a static
+ * string. */
+struct compile_progress {
+	const char *volatile phase;	/* "glslang", "spirv", "opt", "ir3", … */
+	const char *volatile pass;	/* the pass running, or NULL */
+	const char *volatile target;	/* the target being compiled, or NULL */
+};
+
+struct compile_options {
+	enum input_kind kind;		/* INPUT_UNKNOWN: from the file name */
+	enum shader_stage stage;	/* STAGE_NONE: from the file name */
+	const char *entry;		/* entry point; NULL: "main" */
+	ARRAY(const char *) defines;	/* -D NAME[=VALUE] */
+	ARRAY(const char *) include_dirs;	/* -I DIR */
+	enum glsl_mode glsl_mode;
+	ARRAY(struct spec_value) specs;	/* --spec ID=VALUE */
+	const char *passes;		/* NULL: the default pipelines; "none"; "a,b,c":
+					 * the target-independent passes to run, in order,
+					 * and the optional backend passes that run */
+	const char *print_after;	/* a pass name or "all": IR dumps into the result */
+	bool validate;			/* run spirv-val on SPIR-V input first */
+	bool verify;			/* run the backend's independent verifiers */
+	bool validate_ir;		/* validate the IR after every pass, and check each
+					 * pass's progress report (validation is also on in
+					 * any build without NDEBUG) */
+	bool want_spirv;		/* keep the SPIR-V (disassembled) in the result */
+	bool want_ir;			/* keep the optimised IR text in the result */
+	bool want_disasm;		/* keep the backend's disassembly */
+	/* the differential test (compiler/exec): run the final code in the
+	 * backend's simulator on the random inputs of `exec_seeds` seeds from
+	 * `exec_first_seed` and compare with the interpreter; 0: off */
+	unsigned exec_seeds;
+	uint64_t exec_first_seed;
+	bool want_exec_text;		/* keep the simulator's results of the first seed */
+	bool time_passes;		/* each pass's time into compile_output.times */
+	struct compile_progress *progress;	/* NULL, or updated as the compile goes */
+};
+
+void compile_options_init(struct compile_options *o);
+void compile_options_release(struct compile_options *o);
+
+enum result_status {
+	RESULT_OK,
+	RESULT_ERROR,		/* the input is bad or uses something unsupported */
+	RESULT_CRASH,		/* the compiler crashed (set by the runner) or failed
+				 * one of its own checks (IR invalid after a pass) */
+	RESULT_TIMEOUT,		/* set by the runner: the compiler hung */
+	RESULT_SKIPPED,		/* nothing to do (e.g. HLSL without an entry point) */
+};
+
+const char *result_status_name(enum result_status s);
+
+/* What the differential test said (compile_options.exec_seeds). */
+enum exec_status {
+	EXEC_NOT_RUN,
+	EXEC_AGREE,		/* the simulator agrees with the interpreter on every seed */
+	EXEC_AGREE_LOWERED,	/* … some seeds only with the lowered shader (exec_check.h):
+				 * the lowerings' float approximations differ */
+	EXEC_DIFFER,		/* it does not: the result is RESULT_ERROR, the message says where */
+	EXEC_CANNOT_RUN,	/* the simulator cannot run this code: exec_note says why */
+};
+
+/* One statistic of a result; `key` is a static string: a key of the
+ * statistics table (stats/stats.def), or the name an external compiler's
+ * output gave (runner/extcc.c). */
+struct stat_value {
+	const char *key;
+	int64_t value;
+};
+
+/* The outcome for one stage on one target.  `target` is NULL for results of
+ * the front end alone (no target asked, or the front end failed). */
+struct compile_result {
+	enum shader_stage stage;
+	const struct target *target;
+	enum result_status status;
+	char *message;			/* the first error line, or NULL */
+	ARRAY(struct stat_value) stats;
+	char *spirv;			/* SPIR-V disassembly, when asked */
+	char *ir;			/* IR text (and --print-after dumps), when asked */
+	char *disasm;			/* backend disassembly, when asked */
+	enum exec_status exec;
+	char *exec_note;		/* EXEC_CANNOT_RUN: why */
+	char *exec_text;		/* the simulator's results, when asked */
+	uint64_t exec_sim_us;		/* of time_us, the simulator's runs */
+	uint64_t exec_interp_us;	/* … and the interpreter's */
+	uint64_t time_us;
+	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
+};
+
+/* Append the statistics set in `v` to r->stats, in the table's order, under
+ * the table's keys: how a backend's values become a result. */
+void result_add_stats(struct compile_result *r, const struct stat_values *v);
+
+struct compile_output {
+	ARRAY(struct compile_result) results;
+	struct diag diag;		/* every message, located, in order */
+	pass_times times;		/* with time_passes: per pass, every pipeline */
+};
+
+void compile_output_init(struct compile_output *out);
+void compile_output_release(struct compile_output *out);
+
+#endif
