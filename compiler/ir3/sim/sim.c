@@ -907,7 +907,7 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 		strbuf_addf(why, "the simulator does not run %s shaders yet", stage_name(s->stage));
 		return NULL;
 	}
-	if (ir->target->gen < 5 && uses_global(s)) {
+	if (!ir->target->is_64bit && uses_global(s)) {
 		strbuf_addstr(why, "64-bit pointers on a GPU of 32-bit addresses (a3xx/a4xx): the "
 			      "machine code sees their low half only");
 		return NULL;

@@ -93,7 +93,7 @@ static void bind_consts(struct srun *r)
 		const_bytes(r, u->offset, m->data, m->size, u->start, u->end - u->start);
 	}
 	if (l->ubo_ptrs) {
-		unsigned ptrsz = sim->t->gen >= 5 ? 2 : 1;
+		unsigned ptrsz = sim->t->is_64bit ? 2 : 1;
 		for (unsigned k = 0; k < l->num_ubos; k++) {
 			set_const(r, l->ubo_ptr_vec4 * 4 + k * ptrsz, SIM_UBO_BASE + k * SIM_UBO_STRIDE);
 			if (ptrsz == 2)

@@ -344,7 +344,7 @@ static void exec_resinfo(struct srun *r, uint32_t pc, unsigned f)
 	uint32_t v[4] = { 0, 0, 0, 0 };
 	if (slot < base) {
 		uint32_t size = slot < r->nssbo ? r->ssbo[slot].size : 0;
-		if (r->sim->t->gen >= 6) {
+		if (r->sim->t->ibo_ssbo) {
 			v[0] = size;
 		} else {
 			v[0] = size & 0xffff;
@@ -429,7 +429,7 @@ static void exec_atomic(struct srun *r, uint32_t pc, unsigned f)
 	unsigned base = r->sim->f->image_ibo;
 	if (slot < base) {
 		uint64_t off = opnd(r, pc, f, 1, 0, &p);
-		atomic_at(r, pc, f, ssbo(r, slot), r->sim->t->gen >= 6 ? off * 4 : off, op, 2, p);
+		atomic_at(r, pc, f, ssbo(r, slot), r->sim->t->ibo_ssbo ? off * 4 : off, op, 2, p);
 		return;
 	}
 	/* an image atomic on the texel's first component */

@@ -131,7 +131,7 @@ static void operands(struct srun *r, uint32_t pc, unsigned f, const struct inter
 		ln->icoord[n] = (int32_t)v;
 		/* the hardware truncates the layer Mesa added 0.5 to (a4xx+); the
 		 * model rounds: hand it the layer it rounds to the same */
-		ln->coord[n] = integer ? 0 : as_float(v, false) - (r->sim->t->gen >= 4 ? 0.5 : 0.0);
+		ln->coord[n] = integer ? 0 : as_float(v, false) - (r->sim->t->array_index_add_half ? 0.5 : 0.0);
 	}
 	ln->coord_poison = ln->poison;
 	if (rq->op == TEX_OP_txd) {
