@@ -39,16 +39,32 @@ static int write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-/* Append whole lines (or whole entries) or nothing: a write that fails part
- * way (a full disk) is cut off again, so the file stays a prefix of the
- * finished one and --resume needs no repair. */
-static int append_whole(int fd, const char *data, size_t len)
+/* Append whole lines (or whole entries) only: a write that fails part way
+ * (a full disk) is cut off again, so the file stays a prefix of the finished
+ * one and --resume needs no repair.  With `lines`, the lines written whole
+ * before the failure stay; else (asm.pack entries) nothing of `data` does. */
+static int append_whole(int fd, const char *data, size_t len, bool lines)
 {
 	off_t before = lseek(fd, 0, SEEK_END);
-	if (write_all(fd, data, len) == 0)
+	size_t done = 0;
+	while (done < len) {
+		ssize_t n = write(fd, data + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			break;
+		done += (size_t)n;
+	}
+	if (done == len)
 		return 0;
 	int e = errno;
-	if (before >= 0 && ftruncate(fd, before) < 0) {
+	size_t keep = 0;
+	for (size_t i = done; lines && i > 0; i--)
+		if (data[i - 1] == '\n') {
+			keep = i;
+			break;
+		}
+	if (before >= 0 && ftruncate(fd, before + (off_t)keep) < 0) {
 		/* the torn end stays; --resume cuts it */
 	}
 	errno = e;
@@ -166,7 +182,7 @@ int rundir_append_asm(struct rundir *d, const char *data, size_t len)
 	if (!len || d->asm_fd < 0)
 		return 0;
 	d->unsynced = true;
-	return append_whole(d->asm_fd, data, len);
+	return append_whole(d->asm_fd, data, len, false);
 }
 
 void rundir_close(struct rundir *d)
@@ -188,7 +204,7 @@ int rundir_append(struct rundir *d, const char *data, size_t len)
 	if (!len)
 		return 0;
 	d->unsynced = true;
-	return append_whole(d->fd, data, len);
+	return append_whole(d->fd, data, len, true);
 }
 
 int rundir_sync(struct rundir *d, bool now)
