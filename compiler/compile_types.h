@@ -53,6 +53,8 @@ struct compile_options {
 	const char *print_after;	/* a pass name or "all": IR dumps into the result */
 	bool validate;			/* run spirv-val on SPIR-V input first */
 	bool verify;			/* run the backend's independent verifiers */
+	unsigned ra_limit;		/* stress mode: spill to this many 32-bit registers
+					 * (register allocation; 0: the whole file) */
 	bool validate_ir;		/* validate the IR after every pass, and check each
 					 * pass's progress report (validation is also on in
 					 * any build without NDEBUG) */

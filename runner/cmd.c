@@ -46,6 +46,7 @@ static const char usage[] =
 	"  --verify-exec         run every result's final code in the target's simulator\n"
 	"                        and compare it with the interpreter (a difference is an\n"
 	"                        error record; the record's exec says what was found)\n"
+	"  --ra-limit N          stress mode: spill down to N 32-bit registers (a5xx+)\n"
 	"  --max-jobs-per-worker N  a fresh worker process after N files (default 1000)\n"
 	"Output:\n"
 	"  -o, --output DIR      the run folder (required)\n"
@@ -67,7 +68,7 @@ enum {
 	OPT_TIMEOUT, OPT_COMPILER, OPT_PRESET, OPT_STAT_PATTERN, OPT_PER_WORKER, OPT_LABEL,
 	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS, OPT_KEEP_ASM,
 	OPT_PASSES,
-	OPT_VERIFY, OPT_VERIFY_EXEC,
+	OPT_VERIFY, OPT_VERIFY_EXEC, OPT_RA_LIMIT,
 };
 
 static void parse_shard(struct run_config *c, const char *arg)
@@ -134,6 +135,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "verify-exec", no_argument, NULL, OPT_VERIFY_EXEC },
+		{ "ra-limit", required_argument, NULL, OPT_RA_LIMIT },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "merge", no_argument, NULL, OPT_MERGE },
@@ -178,6 +180,9 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		case OPT_PASSES: c->opts.passes = optarg; break;
 		case OPT_VERIFY: c->opts.verify = true; break;
 		case OPT_VERIFY_EXEC: c->opts.exec_seeds = EXEC_DEFAULT_SEEDS; break;
+		case OPT_RA_LIMIT:
+			c->opts.ra_limit = (unsigned)parse_long_option("--ra-limit", optarg, 1, 192);
+			break;
 		case OPT_RESUME: c->resume = true; break;
 		case OPT_FORCE: c->force = true; break;
 		case OPT_MERGE: c->merge = true; break;
@@ -210,6 +215,8 @@ static void check_options(struct run_config *c)
 		die("--verify is for shdb's own compiler, not --compiler");
 	if (c->opts.exec_seeds && c->compiler)
 		die("--verify-exec is for shdb's own compiler, not --compiler");
+	if (c->opts.ra_limit && c->compiler)
+		die("--ra-limit is for shdb's own compiler, not --compiler");
 	struct strbuf err = STRBUF_INIT;
 	if (!compile_check_passes(c->opts.passes, NULL, &err))
 		die("%s", err.buf);

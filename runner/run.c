@@ -153,6 +153,7 @@ static void job_options(const struct run *r, const struct job *j, struct compile
 	o->passes = g->passes;
 	o->verify = g->verify;
 	o->exec_seeds = g->exec_seeds;
+	o->ra_limit = g->ra_limit;
 	for (size_t i = 0; i < g->defines.len; i++)
 		array_push(&o->defines, g->defines.data[i]);
 	for (size_t i = 0; i < g->include_dirs.len; i++)
@@ -633,6 +634,8 @@ static json_t *settings_json(const struct run *r)
 		json_object_set_new(s, "verify", json_true());
 	if (c->opts.exec_seeds)
 		json_object_set_new(s, "verify_exec", json_integer(c->opts.exec_seeds));
+	if (c->opts.ra_limit)
+		json_object_set_new(s, "ra_limit", json_integer(c->opts.ra_limit));
 	return s;
 }
 

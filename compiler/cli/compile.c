@@ -35,6 +35,8 @@ static const char usage[] =
 	"  --validate-ir         validate the IR after every pass and check progress reports\n"
 	"  --time-passes         print each pass's runs and time on stderr\n"
 	"  --verify              run the backend's independent verifiers\n"
+	"  --ra-limit N          stress mode: spill down to N 32-bit registers (a5xx+;\n"
+	"                        never below what one instruction needs at once)\n"
 	"Output (any combination; default: one status line per stage and target):\n"
 	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
 	"  --disasm              print the target disassembly\n"
@@ -48,7 +50,7 @@ static const char usage[] =
 
 enum {
 	OPT_STAGE = 256, OPT_GLSL_MODE, OPT_SPEC, OPT_VALIDATE, OPT_PASSES, OPT_PRINT_AFTER,
-	OPT_VERIFY, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
+	OPT_VERIFY, OPT_RA_LIMIT, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
 	OPT_SIM,
 	OPT_TIME_PASSES,
 };
@@ -157,6 +159,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "passes", required_argument, NULL, OPT_PASSES },
 		{ "print-after", required_argument, NULL, OPT_PRINT_AFTER },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
+		{ "ra-limit", required_argument, NULL, OPT_RA_LIMIT },
 		{ "validate-ir", no_argument, NULL, OPT_VALIDATE_IR },
 		{ "time-passes", no_argument, NULL, OPT_TIME_PASSES },
 		{ "emit", required_argument, NULL, OPT_EMIT },
@@ -201,6 +204,9 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		case OPT_VALIDATE_IR: c->opts.validate_ir = true; break;
 		case OPT_TIME_PASSES: c->opts.time_passes = true; break;
 		case OPT_VERIFY: c->opts.verify = true; break;
+		case OPT_RA_LIMIT:
+			c->opts.ra_limit = (unsigned)parse_long_option("--ra-limit", optarg, 1, 192);
+			break;
 		case OPT_EMIT: parse_emit(c, optarg); break;
 		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
 		case OPT_STATS: c->stats = true; break;

@@ -172,6 +172,7 @@ struct ir3_register {
 	struct ir3_merge_set *merge_set;
 	unsigned merge_set_offset;	/* in half-register units */
 	unsigned interval_start, interval_end;
+	unsigned next_use;		/* spilling (ir3_spill.c): cycles to the next read */
 };
 
 struct ir3_instruction {
@@ -196,6 +197,13 @@ struct ir3_instruction {
 
 	struct ir3_block *target;	/* branch target */
 	struct ir3_instruction *address;/* the mova whose a0.x a relative operand uses */
+
+	/* spilling: a reload, a rematerialised mov or a phi joining them holds
+	 * a copy of this value; a spill or reload (stp/ldp after lowering)
+	 * moves its components from `spill_comp` on.  The verifier sees them
+	 * as one. */
+	struct ir3_register *spill_of;
+	unsigned spill_comp;
 
 	unsigned serial;		/* creation order, for stable output */
 	unsigned ip;			/* position; set by passes that need it */
@@ -247,6 +255,8 @@ struct ir3 {
 	unsigned nimmediates, immediates_cap;
 	unsigned local_size[3];		/* compute */
 	unsigned shared_size;		/* compute: bytes of local memory */
+	unsigned pvtmem_size;		/* bytes of private memory per fiber: scratch
+					   arrays, then spill slots (ir3_spill.c) */
 	int branchstack;		/* -1: computed (ir3_calc_reconvergence) */
 	int loops;			/* -1: count of back edges */
 	bool need_pixlod;		/* FS uses implicit derivatives */

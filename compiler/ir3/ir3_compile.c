@@ -126,7 +126,7 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 	branchstack = ir3_calc_reconvergence(ir);
 	/* RA fails on a shader it cannot fit: an error result, not a broken pass */
 	pipeline_before_(&pl, "ir3_ra");
-	if (!ir3_ra(ir, branchstack, &out->error)) {
+	if (!ir3_ra(ir, branchstack, o->ra_limit, &out->error)) {
 		if (pl.running)
 			*pl.running = NULL;
 		goto out;

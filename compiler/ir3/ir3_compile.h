@@ -23,6 +23,7 @@ struct ir3_compile_options {
 	const char *made_by;		/* the pass that made the input ("ir3_isel"):
 					 * validated and dumped first, or NULL */
 	const char *volatile *running;	/* NULL, or set to the running pass's name */
+	unsigned ra_limit;		/* stress mode: spill to this many 32-bit registers */
 };
 
 struct ir3_compile_output {

@@ -342,6 +342,7 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		c.blocks[k] = ir3_block_create(c.ir);
 
 	c.ir->const_size = layout->size_vec4;
+	c.ir->pvtmem_size = s->info.scratch_size;
 	c.ir->iface = arena_array(arena, struct ir3_iface, 1);
 	c.ir->iface->layout = *layout;
 	c.ir->iface->const_data = layout->const_data;

@@ -3,7 +3,8 @@
  * `live_in[b]`/`live_out[b]` are bitsets over value names.  A phi defines its
  * value at the top of its block and reads each source at the end of the
  * matching predecessor, so phi sources are live-out of the predecessor and
- * phi destinations are not live-in.
+ * phi destinations are not live-in.  From liveness, the kill flags: which
+ * read of a value is its last (ir3_calc_kills).
  */
 #include "compiler/ir3/ir3_ra.h"
 
@@ -82,6 +83,49 @@ struct ir3_liveness *ir3_calc_liveness(struct ir3 *ir, struct arena *a)
 	}
 	return l;
 }
+
+void ir3_calc_kills(struct ir3 *ir, struct ir3_liveness *l, struct arena *a)
+{
+	bitset_word *live = arena_array(a, bitset_word, BITSET_WORDS(l->ndefs) + 1);
+	foreach_block(b, ir) {
+		bitset_copy(live, l->live_out[b->index], l->ndefs);
+		foreach_instr_rev(i, b) {
+			for (unsigned n = 0; n < i->ndst; n++) {
+				struct ir3_register *d = i->dsts[n];
+				if (!(d->flags & IR3_REG_SSA))
+					continue;
+				d->flags &= ~IR3_REG_UNUSED;
+				if (!bitset_test(live, d->name))
+					d->flags |= IR3_REG_UNUSED;
+				bitset_clear(live, d->name);
+			}
+			if (i->opc == OPC_META_PHI)
+				continue;
+			for (unsigned n = 0; n < i->nsrc; n++)
+				i->srcs[n]->flags &= ~(IR3_REG_KILL | IR3_REG_FIRST_KILL);
+			for (unsigned n = 0; n < i->nsrc; n++) {
+				struct ir3_register *s = i->srcs[n];
+				if (!s->def || !(s->flags & IR3_REG_SSA))
+					continue;
+				bool first = true;
+				for (unsigned m = 0; m < n; m++)
+					first &= i->srcs[m]->def != s->def;
+				if (first && !bitset_test(live, s->def->name)) {
+					for (unsigned m = n; m < i->nsrc; m++)
+						if (i->srcs[m]->def == s->def)
+							i->srcs[m]->flags |= IR3_REG_KILL;
+					s->flags |= IR3_REG_FIRST_KILL;
+				}
+			}
+			for (unsigned n = 0; n < i->nsrc; n++)
+				if (i->srcs[n]->def && (i->srcs[n]->flags & IR3_REG_SSA))
+					bitset_set(live, i->srcs[n]->def->name);
+			if (i->address && i->address->ndst)
+				bitset_set(live, i->address->dsts[0]->name);
+		}
+	}
+}
+
 
 struct ir3_use_pos {
 	unsigned block, ip;

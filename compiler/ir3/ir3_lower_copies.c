@@ -125,6 +125,29 @@ static void emit_swap(struct copy_ctx *c, struct ir3_instruction *before, const 
 	}
 }
 
+/* Merged registers: a half swap would cut through a full copy reading half
+ * of its register; that copy becomes two half ones (Mesa's split of 32-bit
+ * copies; they overlap a half register, so they are in the lower half of
+ * the file where half registers exist).  True when it split one. */
+static bool split_full_copies(struct copy_ctx *c, const struct copy *half)
+{
+	bool split = false;
+	for (size_t m = 0; m < c->pending.len; m++) {
+		struct copy *o = &c->pending.data[m];
+		if (o->src || o->size != 2 ||
+		    (!overlaps(o->src_unit, 2, half->dst, 1) && !overlaps(o->src_unit, 2, half->src_unit, 1)))
+			continue;
+		struct copy hi = *o;
+		o->size = hi.size = 1;
+		o->half = hi.half = true;
+		hi.dst++;
+		hi.src_unit++;
+		array_push(&c->pending, hi);
+		split = true;
+	}
+	return split;
+}
+
 /* Sequence the pending copies before `before`. */
 static void resolve(struct copy_ctx *c, struct ir3_instruction *before)
 {
@@ -153,6 +176,8 @@ static void resolve(struct copy_ctx *c, struct ir3_instruction *before)
 		struct copy cp = c->pending.data[0];
 		if (cp.src)
 			BUG("a parallel copy cycle through a constant");
+		if (cp.size == 1 && split_full_copies(c, &cp))
+			continue;
 		emit_swap(c, before, &cp);
 		c->pending.data[0] = array_last(&c->pending);
 		c->pending.len--;

@@ -54,7 +54,7 @@ static struct ir3_block *split_edge(struct ir3 *ir, struct ir3_block *pred, stru
 	return mid;
 }
 
-static void split_critical_edges(struct ir3 *ir)
+void ir3_split_critical_edges(struct ir3 *ir, bool all)
 {
 	ir3_calc_preds(ir);
 	bool changed = false;
@@ -63,7 +63,8 @@ static void split_critical_edges(struct ir3 *ir)
 			continue;
 		for (int s = 0; s < 2; s++) {
 			struct ir3_block *succ = b->succ[s];
-			if (succ && succ->npreds > 1 && succ->first && succ->first->opc == OPC_META_PHI) {
+			if (succ && succ->npreds > 1 &&
+			    (all || (succ->first && succ->first->opc == OPC_META_PHI))) {
 				split_edge(ir, b, succ);
 				changed = true;
 			}
@@ -75,7 +76,7 @@ static void split_critical_edges(struct ir3 *ir)
 
 void ir3_create_parallel_copies(struct ir3 *ir)
 {
-	split_critical_edges(ir);
+	ir3_split_critical_edges(ir, false);
 	foreach_block(b, ir) {
 		for (unsigned p = 0; p < b->npreds; p++) {
 			struct ir3_block *pred = b->preds[p];
@@ -198,6 +199,7 @@ static struct ir3_merge_set *get_merge_set(struct merge_ctx *c, struct ir3_regis
 	struct ir3_merge_set *set = arena_new(c->a, struct ir3_merge_set);
 	set->preferred_reg = ~0u;
 	set->interval_start = ~0u;
+	set->spill_slot = ~0u;
 	set->size = ir3_reg_size(def);
 	set->alignment = (def->flags & IR3_REG_HALF) ? 1 : 2;
 	set->regs = arena_array(c->a, struct ir3_register *, 1);
@@ -281,7 +283,35 @@ static void try_merge_defs(struct merge_ctx *c, struct ir3_register *a, struct i
 		merge_merge_sets(c, as, bs, off);
 }
 
-void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l)
+/* A split or collect whose value the spiller counted as one with a source
+ * (they overlap on its interval line and the source lives on): one set,
+ * whatever the interference test would say (Mesa's fixup_merge_sets). */
+static void force_spilled_merges(struct merge_ctx *c)
+{
+	foreach_block(b, c->ir)
+		foreach_instr(i, b) {
+			if (i->opc != OPC_META_SPLIT && i->opc != OPC_META_COLLECT)
+				continue;
+			struct ir3_register *d = i->dsts[0];
+			for (unsigned n = 0; n < i->nsrc; n++) {
+				struct ir3_register *s = i->srcs[n];
+				if (!ir3_ra_src(s) || (s->flags & IR3_REG_KILL) ||
+				    (s->def->flags & IR3_REG_HALF) != (d->flags & IR3_REG_HALF) ||
+				    s->def->interval_start >= d->interval_end ||
+				    d->interval_start >= s->def->interval_end)
+					continue;
+				struct ir3_merge_set *ds = get_merge_set(c, d), *ss = get_merge_set(c, s->def);
+				if (ds != ss)
+					merge_merge_sets(c, ds, ss,
+							 (int)d->merge_set_offset +
+								 (int)s->def->interval_start -
+								 (int)d->interval_start -
+								 (int)s->def->merge_set_offset);
+			}
+		}
+}
+
+void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l, bool after_spill)
 {
 	struct merge_ctx c = { .ir = ir, .live = l, .a = ir->arena };
 	ir3_calc_dominance(ir);
@@ -299,6 +329,8 @@ void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l)
 				i->dsts[n]->merge_set = NULL;
 				i->dsts[n]->merge_set_offset = 0;
 			}
+	if (after_spill)
+		force_spilled_merges(&c);
 
 	/* phis and their copies: always succeeds thanks to the copies */
 	foreach_block(b, ir)

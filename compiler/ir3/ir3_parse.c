@@ -842,6 +842,9 @@ static bool parse_header(struct parser *p, char *line)
 	} else if (!strcmp(line, "shared_size")) {
 		if (!parse_uint(&q, &ir->shared_size))
 			perr(p, "bad shared_size");
+	} else if (!strcmp(line, "pvtmem_size")) {
+		if (!parse_uint(&q, &ir->pvtmem_size))
+			perr(p, "bad pvtmem_size");
 	} else if (!strcmp(line, "branchstack") || !strcmp(line, "loops")) {
 		if (!parse_uint(&q, &v))
 			perr(p, "bad %s", line);

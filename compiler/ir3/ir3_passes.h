@@ -26,9 +26,11 @@ unsigned ir3_calc_reconvergence(struct ir3 *ir);
 /* ir3_sched.c: pre-RA list scheduling per block */
 bool ir3_sched(struct ir3 *ir);
 
-/* ir3_ra.c: merge sets, allocation, parallel copies lowered.  Fails (false,
- * message in `err`) when the live values exceed the register file. */
-bool ir3_ra(struct ir3 *ir, unsigned branchstack, struct strbuf *err);
+/* ir3_ra.c: merge sets, spilling (ir3_spill.c) when the live values exceed
+ * the file, allocation, parallel copies lowered.  Fails (false, message in
+ * `err`) when they exceed it without private memory (a3xx/a4xx).
+ * `ra_limit` (stress mode): spill to that many 32-bit registers (0: off). */
+bool ir3_ra(struct ir3 *ir, unsigned branchstack, unsigned ra_limit, struct strbuf *err);
 /* ir3_lower_copies.c: parallel copies, collects and splits → movs/swaps */
 void ir3_lower_copies(struct ir3 *ir);
 

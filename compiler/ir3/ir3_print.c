@@ -310,7 +310,8 @@ void ir3_print_instr(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addstr(sb, " bary");
 		first = false;
 	}
-	if (i->opc == OPC_META_SPLIT || i->opc == OPC_META_TEX_PREFETCH || (i->off && op->cat == 6)) {
+	if (i->opc == OPC_META_SPLIT || i->opc == OPC_META_TEX_PREFETCH || i->opc == OPC_META_SPILL ||
+	    (i->off && op->cat == 6)) {
 		strbuf_addf(sb, "%soff=%d", first ? " " : ", ", i->off);
 		first = false;
 	}
@@ -342,6 +343,8 @@ void ir3_print(struct strbuf *sb, const struct ir3 *ir)
 			    ir->local_size[2]);
 	if (ir->shared_size)
 		strbuf_addf(sb, "shared_size %u\n", ir->shared_size);
+	if (ir->pvtmem_size)
+		strbuf_addf(sb, "pvtmem_size %u\n", ir->pvtmem_size);
 	if (ir->branchstack >= 0)
 		strbuf_addf(sb, "branchstack %d\n", ir->branchstack);
 	if (ir->loops >= 0)

@@ -25,8 +25,11 @@
  * inside one another ("children" follow their parent).  At block boundaries
  * moved values are put back with copies at the end of the predecessors.
  *
- * Pressure above the register file fails the shader ("register pressure N
- * exceeds M", in 32-bit registers); spilling (a5xx+) is a later step.
+ * Pressure above the register file first spills (ir3_spill.c, a5xx+: values
+ * to private memory until what is live fits); before a5xx it fails the
+ * shader ("register pressure N exceeds M", in 32-bit registers).  The
+ * stress mode (`ra_limit`) spills down to a smaller limit; the file is then
+ * chosen as always, from what is live.
  */
 #include "compiler/ir3/ir3_passes.h"
 #include "compiler/ir3/ir3_ra.h"
@@ -408,7 +411,8 @@ static unsigned compress_regs_left(struct ra_ctx *c, struct ra_file *f, const st
 		unsigned start = cls == 3 && pos < dst_end ? dst_end : pos;
 		unsigned p = next_fit(f, start, ir3_reg_size(v->def), ir3_reg_elem_size(v->def));
 		if (p + ir3_reg_size(v->def) > file_limit(c, f, v->def))
-			BUG("register pressure calculation was wrong");
+			BUG("register pressure calculation was wrong (%%%u at %u in a file of %u)",
+			    v->def->name, p, f->size);
 		v->physreg = p;
 		mark(c, v, v);
 		pos = p + ir3_reg_size(v->def);
@@ -890,58 +894,9 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 /* ------------------------------------------------------------------ */
 /* kills, pressure, predicates */
 
-/* IR3_REG_KILL on the sources that read a value for the last time
- * (FIRST_KILL on the first of them in an instruction), UNUSED on
- * destinations nothing reads. */
-static void calc_kills(struct ir3 *ir, struct ir3_liveness *l, struct arena *a)
-{
-	bitset_word *live = arena_array(a, bitset_word, BITSET_WORDS(l->ndefs) + 1);
-	foreach_block(b, ir) {
-		bitset_copy(live, l->live_out[b->index], l->ndefs);
-		foreach_instr_rev(i, b) {
-			for (unsigned n = 0; n < i->ndst; n++) {
-				struct ir3_register *d = i->dsts[n];
-				if (!(d->flags & IR3_REG_SSA))
-					continue;
-				d->flags &= ~IR3_REG_UNUSED;
-				if (!bitset_test(live, d->name))
-					d->flags |= IR3_REG_UNUSED;
-				bitset_clear(live, d->name);
-			}
-			if (i->opc == OPC_META_PHI)
-				continue;
-			for (unsigned n = 0; n < i->nsrc; n++)
-				i->srcs[n]->flags &= ~(IR3_REG_KILL | IR3_REG_FIRST_KILL);
-			for (unsigned n = 0; n < i->nsrc; n++) {
-				struct ir3_register *s = i->srcs[n];
-				if (!s->def || !(s->flags & IR3_REG_SSA))
-					continue;
-				bool first = true;
-				for (unsigned m = 0; m < n; m++)
-					first &= i->srcs[m]->def != s->def;
-				if (first && !bitset_test(live, s->def->name)) {
-					for (unsigned m = n; m < i->nsrc; m++)
-						if (i->srcs[m]->def == s->def)
-							i->srcs[m]->flags |= IR3_REG_KILL;
-					s->flags |= IR3_REG_FIRST_KILL;
-				}
-			}
-			for (unsigned n = 0; n < i->nsrc; n++)
-				if (i->srcs[n]->def && (i->srcs[n]->flags & IR3_REG_SSA))
-					bitset_set(live, i->srcs[n]->def->name);
-			if (i->address && i->address->ndst)
-				bitset_set(live, i->address->dsts[0]->name);
-		}
-	}
-}
-
-struct pressure {
-	unsigned full, half;
-};
-
 struct pressure_ctx {
 	struct ra_ctx *c;
-	struct pressure cur, max;
+	struct ir3_pressure cur, max;
 	ARRAY(struct ir3_register *) counted;	/* values added in this block */
 };
 
@@ -987,7 +942,7 @@ static bool shares_units(const struct ir3_register *d)
 	return false;
 }
 
-static struct pressure calc_pressure(struct ra_ctx *c)
+static struct ir3_pressure calc_pressure(struct ra_ctx *c)
 {
 	struct pressure_ctx p = { .c = c };
 	bool *live = arena_array(c->a, bool, c->ir->ndefs + 1);
@@ -999,7 +954,7 @@ static struct pressure calc_pressure(struct ra_ctx *c)
 						arena_array(c->a, unsigned short, i->dsts[n]->merge_set->size);
 	}
 	foreach_block(b, c->ir) {
-		p.cur = (struct pressure){ 0 };
+		p.cur = (struct ir3_pressure){ 0 };
 		/* values still counted at the end of the last block: forget them */
 		for (size_t k = 0; k < p.counted.len; k++) {
 			struct ir3_register *d = p.counted.data[k];
@@ -1145,31 +1100,83 @@ static unsigned cs_barrier_limit(struct ir3 *ir, const struct ir3_occupancy *o, 
 	return vec4 * 8 < limit ? vec4 * 8 : limit;
 }
 
-bool ir3_ra(struct ir3 *ir, unsigned branchstack, struct strbuf *err)
+/* Liveness, merge sets and kills of the program as it is now. */
+static void analyse(struct ra_ctx *c)
+{
+	ir3_calc_preds(c->ir);
+	c->live = ir3_calc_liveness(c->ir, c->a);
+	ir3_merge_regs(c->ir, c->live, false);
+	ir3_calc_kills(c->ir, c->live, c->a);
+}
+
+/* The file spilling must fit: the whole file (or a compute shader's
+ * barrier limit), or in the stress mode `ra_limit` 32-bit registers, but
+ * never less than spilling can reach. */
+static struct ir3_pressure file_limit_of(struct ra_ctx *c, const struct ir3_occupancy *occ,
+					 unsigned ra_limit)
+{
+	struct ir3_pressure lim = { cs_barrier_limit(c->ir, occ, RA_FULL_SIZE), RA_HALF_SIZE };
+	if (!ra_limit || !c->ir->target->has_pvtmem)
+		return lim;
+	struct ir3_pressure least = ir3_spill_min_limit(c->ir, c->live);
+	unsigned want = 2 * ra_limit;
+	if (want < lim.full)
+		lim.full = want > least.full ? want : least.full;
+	if (want < lim.half)
+		lim.half = want > least.half ? want : least.half;
+	return lim;
+}
+
+bool ir3_ra(struct ir3 *ir, unsigned branchstack, unsigned ra_limit, struct strbuf *err)
 {
 	struct arena a = ARENA_INIT;
 	struct ra_ctx c = { .ir = ir, .a = &a, .merged = ir->target->mergedregs };
-	bool ok = false;
+	bool ok = false, spilled = false;
 
 	ir3_create_parallel_copies(ir);
-	ir3_calc_preds(ir);
-	c.live = ir3_calc_liveness(ir, &a);
-	ir3_merge_regs(ir, c.live);
-	calc_kills(ir, c.live, &a);
+	analyse(&c);
 
 	struct ir3_occupancy occ;
 	ir3_occupancy_init(&occ, ir, branchstack);
-	struct pressure max = calc_pressure(&c);
-	unsigned limit_full = cs_barrier_limit(ir, &occ, RA_FULL_SIZE);
-	if (max.full > limit_full) {
-		strbuf_addf(err, "register pressure %u exceeds %u", (max.full + 1) / 2, limit_full / 2);
+	struct ir3_pressure max = calc_pressure(&c);
+	struct ir3_pressure lim = file_limit_of(&c, &occ, ra_limit);
+	bool over = max.full > lim.full || (!c.merged && max.half > lim.half);
+	if (over && !ir->target->has_pvtmem) {
+		if (max.full > lim.full)
+			strbuf_addf(err, "register pressure %u exceeds %u", (max.full + 1) / 2,
+				    lim.full / 2);
+		else
+			strbuf_addf(err, "half register pressure %u exceeds %u", max.half, lim.half);
 		goto out;
 	}
-	if (!c.merged && max.half > RA_HALF_SIZE) {
-		strbuf_addf(err, "half register pressure %u exceeds %u", max.half, RA_HALF_SIZE);
-		goto out;
+	if (over) {
+		struct ir3_pressure least = ir3_spill_min_limit(ir, c.live);
+		if (least.full > lim.full || (!c.merged && least.half > lim.half)) {
+			strbuf_addf(err, "register pressure %u exceeds %u even with spilling: "
+				    "one instruction needs %u at once", (max.full + 1) / 2, lim.full / 2,
+				    (least.full + 1) / 2);
+			goto out;
+		}
+		/* code goes at the end of predecessors: no critical edges */
+		ir3_split_critical_edges(ir, true);
+		analyse(&c);
+		ir3_spill(ir, c.live, lim);
+		ir3_calc_preds(ir);
+		c.live = ir3_calc_liveness(ir, &a);
+		ir3_calc_kills(ir, c.live, &a);
+		ir3_merge_regs(ir, c.live, true);
+		ir3_calc_kills(ir, c.live, &a);
+		max = calc_pressure(&c);
+		if (max.full > lim.full || (!c.merged && max.half > lim.half)) {
+			strbuf_addf(err, "internal error: pressure %u/%u after spilling, over %u/%u",
+				    max.full, max.half, lim.full, lim.half);
+			goto out;
+		}
+		spilled = true;
 	}
 
+	/* as Mesa's (spillall too): the file that keeps the occupancy of what
+	 * is live, whatever the limit spilling met */
 	c.full.size = ir3_target_full_pressure(&occ, max.full);
 	if (c.full.size < max.full)
 		c.full.size = max.full;
@@ -1197,6 +1204,8 @@ out:
 	array_free(&c.copies);
 	array_free(&c.touched);
 	arena_release(&a);
+	if (ok && spilled)
+		ir3_lower_spill(ir);
 	if (ok)
 		ir3_lower_copies(ir);
 	return ok;

@@ -45,14 +45,42 @@ struct ir3_merge_set {
 	struct ir3_register **regs;	/* members, in dominance order */
 	unsigned nregs;
 	void *coverage;			/* ir3_ra.c's pressure count, per unit */
+	unsigned spill_slot;		/* ir3_spill.c: byte offset of the set's slot, ~0u none */
 };
 
+/* Register pressure in half-register units (a full component counts 2). */
+struct ir3_pressure {
+	unsigned full, half;
+};
+
+/* IR3_REG_KILL on the sources that read a value for the last time
+ * (FIRST_KILL on the first of them in an instruction), UNUSED on
+ * destinations nothing reads (ir3_liveness.c). */
+void ir3_calc_kills(struct ir3 *ir, struct ir3_liveness *l, struct arena *a);
+
+/* Split the critical edges that lead to a block with phis, or every one
+ * (`all`: the spiller places code at the end of predecessors). */
+void ir3_split_critical_edges(struct ir3 *ir, bool all);
 /* Give every phi a parallel copy at the end of each predecessor (CSSA);
  * splits critical edges first. */
 void ir3_create_parallel_copies(struct ir3 *ir);
 /* Coalesce phis, then splits, collects and parallel copies into merge sets,
- * and lay every value out on the global interval line. */
-void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l);
+ * and lay every value out on the global interval line.  `after_spill`:
+ * first force together the splits and collects whose value overlaps its
+ * source on the interval line the spiller kept (it counted them as one). */
+void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l, bool after_spill);
+
+/* ir3_spill.c (a5xx+): bring the pressure at or under `limit` with stores
+ * and reloads of private memory (meta spill/reload, made stp/ldp by
+ * ir3_lower_spill after allocation).  Needs liveness, merge sets and kills;
+ * they are stale afterwards.  ir->pvtmem_size grows by the slots. */
+void ir3_spill(struct ir3 *ir, struct ir3_liveness *l, struct ir3_pressure limit);
+/* The lowest limit spilling can meet: what one instruction needs at once
+ * (Mesa's calc_min_limit_pressure, for the stress mode). */
+struct ir3_pressure ir3_spill_min_limit(struct ir3 *ir, struct ir3_liveness *l);
+/* ir3_lower_spill.c: spill/reload → stp/ldp of at most 4 components, offsets
+ * past the 13-bit field through the base register. */
+void ir3_lower_spill(struct ir3 *ir);
 
 /* GPR values: those the register file holds. */
 static inline bool ir3_ra_def(const struct ir3_register *r)

@@ -180,6 +180,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 	} else {
 		struct ir3_compile_options co = {
 			.verify = o->verify, .validate = IR_VALIDATE_DEFAULT || o->validate_ir,
+			.ra_limit = o->ra_limit,
 			.want_disasm = o->want_disasm, .print_after = o->print_after,
 			.passes = o->passes, .time_passes = o->time_passes, .made_by = "ir3_isel",
 			.running = pr ? &pr->pass : NULL,

@@ -14,9 +14,19 @@
  * hold nothing usable; a phi must find, from each predecessor, the value it
  * merges.  Loops iterate to a fixed point before anything is reported.
  *
+ * Spilled values are followed through private memory: a spill (stp with
+ * `spill_of`) stores the identities its registers hold, after checking
+ * they are the value's, in a model of the memory at the address its base
+ * register and offset give (the base holds a known immediate); a reload
+ * (ldp) must find there the value it stands for, and a reload or a phi of
+ * reloads is, to the registers, that value.  Where predecessors stored
+ * different values in a slot, only a reload of a phi may read it.  Two
+ * values with the same immediate or const (movs) are the same identity.
+ *
  * This catches two live values in one register (the earlier one is read
  * after the later one overwrote it), reads of the wrong register, lost
- * copies, and registers outside the file.
+ * copies, registers outside the file, and spill slots read before a store
+ * or after another value's.
  */
 #include "compiler/ir3/ir3_passes.h"
 
@@ -45,14 +55,17 @@ struct term {
 
 struct vstate {
 	uint32_t slot[NSLOTS];
+	uint32_t mem[];			/* private memory, 2-byte units */
 };
 
 struct vctx {
 	struct ir3 *ir;
 	bool merged;
+	unsigned nmem;			/* units of private memory modelled */
+	size_t state_size;
 	ARRAY(struct term) terms;
 	struct u64map interned;
-	struct vstate *exit;		/* per block */
+	char *exit;			/* per block, state_size bytes each */
 	bool *done;
 	bool report;
 	struct strbuf *err;
@@ -120,38 +133,81 @@ static void describe(struct vctx *c, struct strbuf *sb, uint32_t t)
 		strbuf_addstr(sb, " (high half)");
 }
 
-/* The identity of component `comp` (part `part`) of value `def`. */
-static uint32_t canon(struct vctx *c, const struct ir3_register *def, unsigned comp, unsigned part)
+/* What component `comp` of `def` is: another value's component (`*def`,
+ * `*comp`), or an immediate or const source (returned). */
+static const struct ir3_register *canon_walk(const struct ir3_register **def, unsigned *comp)
 {
 	for (unsigned depth = 0; depth < 64; depth++) {
-		const struct ir3_instruction *i = def->instr;
+		const struct ir3_instruction *i = (*def)->instr;
 		const struct ir3_register *src = NULL;
 		if (i->opc == OPC_META_SPLIT) {
-			comp += (unsigned)i->off;
+			*comp += (unsigned)i->off;
 			src = i->srcs[0];
-		} else if (i->opc == OPC_META_COLLECT && comp < i->nsrc) {
-			src = i->srcs[comp];
-			comp = 0;
+		} else if (i->opc == OPC_META_COLLECT && *comp < i->nsrc) {
+			src = i->srcs[*comp];
+			*comp = 0;
 		} else if (i->opc == OPC_META_PCOPY) {
 			for (unsigned n = 0; n < i->ndst; n++)
-				if (i->dsts[n] == def)
+				if (i->dsts[n] == *def)
 					src = i->srcs[n];
+		} else if (i->spill_of && i->ndst && i->dsts[0] == *def) {
+			*comp += i->spill_comp;		/* a reload, or a phi of them */
+			*def = i->spill_of;
+			continue;
+		} else if (i->opc == OPC_MOV && i->type == i->dst_type && !i->repeat &&
+			   !(i->srcs[0]->flags & IR3_REG_RELATIV)) {
+			src = i->srcs[0];		/* an immediate or a const stays one */
+			if (!(src->flags & (IR3_REG_IMMED | IR3_REG_CONST)))
+				src = NULL;
 		}
 		if (!src)
 			break;
-		if (src->flags & IR3_REG_IMMED)
-			return intern(c, K_IMM, src->uim, 0, part);
-		if (src->flags & IR3_REG_CONST)
-			return intern(c, K_CONST, src->num, 0, part);
+		if (src->flags & (IR3_REG_IMMED | IR3_REG_CONST))
+			return src;
 		if (!src->def)
 			break;
-		def = src->def;
+		*def = src->def;
 	}
+	return NULL;
+}
+
+/* The identity of component `comp` (part `part`) of value `def`. */
+static uint32_t canon(struct vctx *c, const struct ir3_register *def, unsigned comp, unsigned part)
+{
+	const struct ir3_register *k = canon_walk(&def, &comp);
+	if (k && (k->flags & IR3_REG_IMMED))
+		return intern(c, K_IMM, k->uim, 0, part);
+	if (k)
+		return intern(c, K_CONST, k->num, 0, part);
 	return intern(c, K_VALUE, def->name, comp, part);
+}
+
+/* Is `t` what a phi of spilled values (one spilling left in memory, its
+ * instruction out of the block) merges, through phis at most `depth` deep? */
+static bool merged_by_phi(struct vctx *c, const struct ir3_register *def, unsigned comp,
+			  unsigned part, uint32_t t, unsigned depth)
+{
+	if (canon_walk(&def, &comp) || def->instr->opc != OPC_META_PHI || !depth)
+		return false;
+	const struct ir3_instruction *phi = def->instr;
+	for (unsigned n = 0; n < phi->nsrc; n++) {
+		const struct ir3_register *s = phi->srcs[n];
+		if ((s->flags & IR3_REG_IMMED) && t == intern(c, K_IMM, s->uim, 0, part))
+			return true;
+		if (s->def && (canon(c, s->def, comp, part) == t ||
+			       merged_by_phi(c, s->def, comp, part, t, depth - 1)))
+			return true;
+	}
+	return false;
 }
 
 /* ------------------------------------------------------------------ */
 /* slots */
+
+static struct vstate *exit_of(struct vctx *c, const struct ir3_block *b)
+{
+	return (struct vstate *)(c->exit + c->state_size * b->index);
+}
 
 static bool fail(struct vctx *c, const struct ir3_instruction *i, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -282,8 +338,81 @@ static void do_copy(struct vctx *c, struct vstate *s, const struct ir3_instructi
 	}
 }
 
+/* The byte address of a spill or reload: its base register must hold a
+ * known immediate.  False (reported) otherwise. */
+static bool spill_address(struct vctx *c, const struct vstate *s, const struct ir3_instruction *i,
+			  unsigned offset, unsigned *addr)
+{
+	const struct ir3_register *base = i->srcs[0];
+	unsigned first, count;
+	if (!slots_of(c, base, 0, &first, &count))
+		return fail(c, i, "base register outside the register file");
+	uint32_t t = s->slot[first];
+	if (t <= T_CONFLICT || c->terms.data[t].kind != K_IMM || c->terms.data[t].part)
+		return fail(c, i, "spill base register holds no known address");
+	*addr = c->terms.data[t].a + offset;
+	return true;
+}
+
+/* Does `d` stand for a phi's value (through copies and reloads)? */
+static bool is_phi_value(const struct ir3_register *d)
+{
+	unsigned comp = 0;
+	return !canon_walk(&d, &comp) && d->instr->opc == OPC_META_PHI;
+}
+
+/* stp/ldp of a spilled value (`spill_of`), through the memory model. */
+static void run_spill(struct vctx *c, struct vstate *s, const struct ir3_instruction *i)
+{
+	bool st = i->opc == OPC_STP;
+	unsigned n = i->srcs[2]->uim, addr = 0;
+	const struct ir3_register *data = st ? i->srcs[1] : i->dsts[0];
+	if (i->srcs[0]->def)
+		check_read(c, s, i, i->srcs[0], i->srcs[0]->def, 1);
+	if (!spill_address(c, s, i, st ? (unsigned)i->off : i->srcs[1]->uim, &addr))
+		return;
+	unsigned per = (data->flags & IR3_REG_HALF) ? 1 : 2;
+	if (addr % 2 || addr / 2 + n * per > c->nmem) {
+		fail(c, i, "spill slot at byte %u outside private memory", addr);
+		return;
+	}
+	for (unsigned k = 0; k < n; k++) {
+		unsigned first, count;
+		if (!slots_of(c, data, k, &first, &count)) {
+			fail(c, i, "spilled register outside the register file");
+			return;
+		}
+		for (unsigned p = 0; p < count; p++) {
+			uint32_t want = canon(c, i->spill_of, i->spill_comp + k, p);
+			uint32_t *m = &s->mem[addr / 2 + k * per + p];
+			uint32_t got = st ? s->slot[first + p] : *m;
+			/* a phi left in memory merges the values of its slot */
+			bool phi_ok = !st && (got == T_CONFLICT ||
+					      merged_by_phi(c, i->spill_of, i->spill_comp + k, p, got, 8));
+			if (got != want && !(phi_ok && is_phi_value(i->spill_of))) {
+				struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+				describe(c, &a, want);
+				describe(c, &b, got);
+				fail(c, i, st ? "stores %s from a register that holds %s"
+					      : "reloads %s from a slot that holds %s",
+				     a.buf, b.buf);
+				strbuf_release(&a);
+				strbuf_release(&b);
+			}
+			if (st)
+				*m = want;
+			else
+				s->slot[first + p] = want;
+		}
+	}
+}
+
 static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruction *i)
 {
+	if ((i->opc == OPC_STP || i->opc == OPC_LDP) && i->spill_of) {
+		run_spill(c, s, i);
+		return;
+	}
 	if (i->flags & IR3_INSTR_COPY) {
 		do_copy(c, s, i);
 		return;
@@ -354,18 +483,21 @@ static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
 		struct ir3_block *pred = b->preds[p];
 		if (!c->done[pred->index])
 			continue;
-		const struct vstate *ps = &c->exit[pred->index];
+		const struct vstate *ps = exit_of(c, pred);
 		if (!any) {
-			*s = *ps;
+			memcpy(s, ps, c->state_size);
 			any = true;
 			continue;
 		}
 		for (unsigned k = 0; k < NSLOTS; k++)
 			if (s->slot[k] != ps->slot[k])
 				s->slot[k] = T_CONFLICT;
+		for (unsigned k = 0; k < c->nmem; k++)
+			if (s->mem[k] != ps->mem[k])
+				s->mem[k] = T_CONFLICT;
 	}
 	if (!any)
-		memset(s, 0, sizeof(*s));
+		memset(s, 0, c->state_size);
 
 	/* phis: from each predecessor their register holds what they merge */
 	foreach_instr(phi, b) {
@@ -379,7 +511,7 @@ static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
 			const struct ir3_register *src = ir3_phi_src((struct ir3_instruction *)phi, pred);
 			if (!c->done[pred->index] || !src || !src->def)
 				continue;
-			const struct vstate *ps = &c->exit[pred->index];
+			const struct vstate *ps = exit_of(c, pred);
 			for (unsigned k = 0; k < ir3_reg_elems(d); k++) {
 				unsigned first, count;
 				if (!slots_of(c, d, k, &first, &count)) {
@@ -406,14 +538,14 @@ static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
 static bool run(struct vctx *c)
 {
 	bool changed = false;
-	struct vstate *s = xmalloc(sizeof(*s));
+	struct vstate *s = xmalloc(c->state_size);
 	foreach_block(b, c->ir) {
 		block_entry(c, b, s);
 		/* inputs are live from the start */
 		foreach_instr(i, b)
 			run_instr(c, s, i);
-		if (!c->done[b->index] || memcmp(&c->exit[b->index], s, sizeof(*s))) {
-			c->exit[b->index] = *s;
+		if (!c->done[b->index] || memcmp(exit_of(c, b), s, c->state_size)) {
+			memcpy(exit_of(c, b), s, c->state_size);
 			c->done[b->index] = true;
 			changed = true;
 		}
@@ -426,9 +558,11 @@ bool ir3_verify_regs(struct ir3 *ir, struct strbuf *err)
 {
 	struct vctx c = { .ir = ir, .merged = ir->target->mergedregs, .err = err };
 	ir3_calc_preds(ir);
+	c.nmem = (ir->pvtmem_size + 1) / 2;
+	c.state_size = sizeof(struct vstate) + sizeof(uint32_t) * c.nmem;
 	array_push(&c.terms, (struct term){ 0 });	/* T_NONE */
 	array_push(&c.terms, (struct term){ 0 });	/* T_CONFLICT */
-	c.exit = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.exit));
+	c.exit = xcalloc(ir->nblocks ? ir->nblocks : 1, c.state_size);
 	c.done = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*c.done));
 	for (unsigned round = 0; round < 2 * ir->nblocks + 4 && run(&c); round++)
 		;

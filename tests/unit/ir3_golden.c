@@ -6,11 +6,14 @@
  * equal tests/ir3/NAME.expected.  A test whose header says
  * "# error: TEXT" must fail with a message containing TEXT instead;
  * "# stats only" leaves the disassembly out; "# allocated" gives the
- * registers in the input, and only legalisation runs.
+ * registers in the input, and only legalisation runs.  Every test that
+ * compiles also compiles in the stress mode (spilling down to the least
+ * registers, ra_limit 1) with both verifiers, whatever the statistics.
  *
  *	ir3_golden                       run every test (TAP)
  *	ir3_golden --update [NAME.mir…]  rewrite the .expected files
- *	ir3_golden --run FILE TARGET…    print the output (a small tool)
+ *	ir3_golden --run FILE TARGET…    print the output (a small tool;
+ *	                                 RA_LIMIT=N in the environment: stress mode)
  *	ir3_golden --ir FILE TARGET PASS print the IR after PASS ("all")
  */
 #include <dirent.h>
@@ -51,7 +54,7 @@ static void stats_line(struct strbuf *sb, const struct stat_values *v)
 /* The output for one target; false when it failed unexpectedly.  An
  * "# allocated" test has its registers already: it is only legalised. */
 static bool compile_one(const char *path, const char *text, const char *tname,
-			const char *print_after, struct strbuf *out)
+			const char *print_after, unsigned ra_limit, struct strbuf *out)
 {
 	bool allocated = strstr(text, "# allocated") != NULL;
 	bool stats_only = strstr(text, "# stats only") != NULL;
@@ -69,7 +72,8 @@ static bool compile_one(const char *path, const char *text, const char *tname,
 		ok = false;
 	} else {
 		struct ir3_compile_options o = { .verify = true, .validate = true, .want_disasm = true,
-						 .allocated = allocated, .print_after = print_after };
+						 .allocated = allocated, .print_after = print_after,
+						 .ra_limit = ra_limit };
 		struct ir3_compile_output res;
 		ir3_compile_output_init(&res);
 		if (ir3_compile_machine(ir, t->ir3, &o, &res)) {
@@ -124,10 +128,18 @@ static void run_test(const char *name, bool update)
 	for (char *t = strtok_r(copy, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
 		strbuf_addf(&got, "== %s\n", t);
 		size_t start = got.len;
-		all_ok &= compile_one(path, text.buf, t, NULL, &got);
+		all_ok &= compile_one(path, text.buf, t, NULL, 0, &got);
 		if (want_error[0]) {
 			const char *msg = want_error[0] == ' ' ? want_error + 1 : want_error;
 			ok(strstr(got.buf + start, msg) != NULL, "%s on %s fails with '%s'", name, t, msg);
+		} else if (!update && !strstr(text.buf, "# allocated") &&
+			   !strstr(got.buf + start, "error:")) {
+			struct strbuf stress = STRBUF_INIT;
+			bool ok_ = compile_one(path, text.buf, t, NULL, 1, &stress);
+			ok(ok_ && !strstr(stress.buf, "error:"), "%s on %s spilling everything", name, t);
+			if (!ok_ || strstr(stress.buf, "error:"))
+				tap_diag("%s", stress.buf);
+			strbuf_release(&stress);
 		}
 	}
 	free(copy);
@@ -185,7 +197,8 @@ int main(int argc, char **argv)
 		int last = ir ? argc - 1 : argc;
 		for (int k = 3; k < last; k++) {
 			strbuf_addf(&out, "== %s\n", argv[k]);
-			compile_one(argv[2], text.buf, argv[k], ir ? argv[argc - 1] : NULL, &out);
+			compile_one(argv[2], text.buf, argv[k], ir ? argv[argc - 1] : NULL,
+				    getenv("RA_LIMIT") ? (unsigned)atoi(getenv("RA_LIMIT")) : 0, &out);
 		}
 		fputs(out.buf, stdout);
 		strbuf_release(&text);

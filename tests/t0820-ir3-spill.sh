@@ -1,0 +1,36 @@
+#!/bin/bash
+# Spilling (targets.md §1.8, compiler/ir3/ir3_spill.c).  The stress mode
+# (--ra-limit N: spill down to N 32-bit registers, never below what one
+# instruction needs) runs every bundled test shader through spilling on
+# every target with private memory, with both verifiers: the register
+# verifier follows each spilled value through stp/ldp.  box_blur, whose
+# live values exceed the file, spills from a5xx and fails with the named
+# reason before (no private memory, as Mesa's).
+. "$(dirname "$0")/lib.sh"
+
+SHADERS=$SRCDIR/shaders
+
+for limit in 1 8 32; do
+	test_expect "every test shader spills down to $limit registers and verifies" '
+		$SHDB run -q --verify --ra-limit '$limit' -t all -j 2 -o run'$limit' '"$SHADERS"' &&
+		grep -v "\"status\":\"ok\"" run'$limit'/stats.jsonl >bad;
+		! grep -v "box_blur.comp\",\"stage\":\"compute\",\"target\":\"a[34][0-9][0-9]\",\"status\":\"error\",\"message\":\"register pressure" bad &&
+		grep "\"target\":\"a630\"" run'$limit'/stats.jsonl | grep -c "\"stp\":[1-9]" >n &&
+		echo "# $(cat n) shaders spill on a630" && test "$(cat n)" -gt 0
+	'
+done
+
+test_expect 'box_blur spills on a5xx+ and names its failure on a3xx/a4xx' '
+	$SHDB compile -t a530,a630,a740 --verify --shaderdb "$SHADERS/compute/box_blur.comp" >out &&
+	grep -c " [1-9][0-9]* stp, [1-9][0-9]* ldp" out >n && test "$(cat n)" = 3 &&
+	! $SHDB compile -t a306,a420 "$SHADERS/compute/box_blur.comp" 2>err &&
+	grep -c "register pressure [0-9]* exceeds 192" err >n && test "$(cat n)" = 2
+'
+
+test_expect 'without the stress mode the other test shaders do not spill' '
+	$SHDB run -q -t a630 -j 2 -o plain "$SHADERS" &&
+	grep "\"stp\":[1-9]" plain/stats.jsonl | grep -v box_blur >spilled;
+	test_cmp /dev/null spilled
+'
+
+test_done
