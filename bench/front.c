@@ -109,7 +109,7 @@ static double prepare(const struct unit *u)
 	double start = now_ms();
 	source_prepare(u->path, u->data.buf, u->data.len, 1, stage_of(u),
 		       u->kind == INPUT_HLSL || source_looks_like_hlsl(u->data.buf, u->data.len),
-		       &o, &ps, &d);
+		       MULTI_NONE, &o, &ps, &d);
 	double t = now_ms() - start;
 	prepared_source_release(&ps);
 	diag_release(&d);

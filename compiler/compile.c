@@ -195,9 +195,22 @@ static struct shader *translate_unit(const struct spirv_unit *u, const struct co
 		.specs = o->specs.data,
 		.num_specs = o->specs.len,
 	};
+	/* --spec first (the reader takes an id's first value), then the
+	 * program's own constants (a pipeline's) */
+	ARRAY(struct spec_value) specs = ARRAY_INIT;
+	if (u->specs.len) {
+		for (size_t i = 0; i < o->specs.len; i++)
+			array_push(&specs, o->specs.data[i]);
+		for (size_t i = 0; i < u->specs.len; i++)
+			array_push(&specs, u->specs.data[i]);
+		so.specs = specs.data;
+		so.num_specs = specs.len;
+	}
 	if (o->progress)
 		o->progress->phase = "spirv";
-	return spirv_to_ir(u->words, u->num_words, &so, name, d);
+	struct shader *s = spirv_to_ir(u->words, u->num_words, &so, name, d);
+	array_free(&specs);
+	return s;
 }
 
 static void diag_append(struct diag *to, const struct diag *from)
@@ -325,6 +338,68 @@ static int compile_front(const char *name, const char *data, size_t len, enum in
 	return ret;
 }
 
+/* "a, b, c": a file's programs, for a message naming the one asked for. */
+static void program_names(const struct front_programs *progs, struct strbuf *out)
+{
+	for (size_t i = 0; i < progs->list.len && i < 8; i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "", progs->list.data[i].name);
+	if (progs->list.len > 8)
+		strbuf_addf(out, " and %zu more", progs->list.len - 8);
+}
+
+/*
+ * The programs of a file (front_list_programs): most files hold one, an HLSL
+ * file may hold several entry points, a Fossilize database pipelines.  Each
+ * (or only o->program) goes through compile_front() on its own; results of
+ * a file of several carry the program's name.
+ */
+static int compile_programs(const char *name, const char *data, size_t len, enum input_kind kind,
+			    enum shader_stage stage, const struct compile_options *o,
+			    const struct target *const *targets, size_t num_targets,
+			    struct compile_output *out, uint64_t start)
+{
+	struct front_programs progs;
+	size_t done = 0;
+	int ret = 0;
+
+	if (front_list_programs(name, data, len, kind, stage, o, &progs, &out->diag) < 0) {
+		add_error(out, stage, RESULT_ERROR, start);
+		front_programs_release(&progs);
+		return -1;
+	}
+	for (size_t i = 0; i < progs.list.len; i++) {
+		const struct front_program *fp = &progs.list.data[i];
+		if (o->program && (!fp->name || strcmp(fp->name, o->program)))
+			continue;
+		struct compile_options po = *o;	/* a view: nothing of it is released */
+		po.program = fp->name;
+		if (fp->entry)
+			po.entry = fp->entry;
+		size_t from = out->results.len;
+		if (compile_front(name, data, len, kind, fp->stage != STAGE_NONE ? fp->stage : stage,
+				  &po, targets, num_targets, out, done ? now_us() : start) < 0)
+			ret = -1;
+		for (size_t k = from; progs.named && k < out->results.len; k++)
+			out->results.data[k].program = xstrdup(fp->name);
+		done++;
+	}
+	if (!done) {
+		struct strbuf names = STRBUF_INIT;
+		program_names(&progs, &names);
+		if (progs.list.len && progs.list.data[0].name)
+			diag_error(&out->diag, name, 0, 0, "no program '%s' in the file (it holds %s)",
+				   o->program, names.buf);
+		else
+			diag_error(&out->diag, name, 0, 0, "no program '%s': the file holds one, unnamed",
+				   o->program);
+		add_error(out, stage, RESULT_ERROR, start);
+		strbuf_release(&names);
+		ret = -1;
+	}
+	front_programs_release(&progs);
+	return ret;
+}
+
 int compile_source(const char *name, const char *data, size_t len, const struct compile_options *o,
 		   const struct target *const *targets, size_t num_targets,
 		   struct compile_output *out)
@@ -346,8 +421,9 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 	case INPUT_SPIRV:
 	case INPUT_SPVASM:
 	case INPUT_SHADER_TEST:
-		return compile_front(name, data, len, kind, stage, o, targets, num_targets, out,
-				     start);
+	case INPUT_FOZ:
+		return compile_programs(name, data, len, kind, stage, o, targets, num_targets, out,
+					start);
 	case INPUT_UNKNOWN:
 		diag_error(&out->diag, name, 0, 0, "unknown kind of input (extension '%s')",
 			   path_extension(name));
@@ -373,7 +449,17 @@ int compile_file(const char *path, const struct compile_options *o,
 
 	if (o->kind != INPUT_UNKNOWN)
 		kind = o->kind;
-	if (kind != INPUT_UNKNOWN && read_file(path, &data, &err) < 0) {
+	if (kind == INPUT_FOZ) {	/* a database: mapped, each pipeline reads its part */
+		struct file_map m;
+		if (file_map(path, &m, &err) == 0) {
+			ret = compile_source(path, m.data, m.len, o, targets, num_targets, out);
+			file_unmap(&m);
+		} else {
+			diag_error(&out->diag, path, 0, 0, "%s", err.buf);
+			add_error(out, o->stage, RESULT_ERROR, now_us());
+			ret = -1;
+		}
+	} else if (kind != INPUT_UNKNOWN && read_file(path, &data, &err) < 0) {
 		diag_error(&out->diag, path, 0, 0, "%s", err.buf);
 		add_error(out, o->stage != STAGE_NONE ? o->stage : stage, RESULT_ERROR, now_us());
 		ret = -1;

@@ -18,6 +18,36 @@ void compile_options_release(struct compile_options *o)
 	array_free(&o->defines);
 	array_free(&o->include_dirs);
 	array_free(&o->specs);
+	array_free(&o->stages);
+	array_free(&o->entries);
+}
+
+int compile_options_set_stages(struct compile_options *o, const char *list, struct strbuf *err)
+{
+	char name[32];
+	o->stages.len = 0;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, ",");
+		if (n == 0 || n >= sizeof(name)) {
+			strbuf_addf(err, "unknown stage '%.*s'", (int)(n < 64 ? n : 64), p);
+			return -1;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		enum shader_stage s = stage_from_name(name);
+		if (s == STAGE_NONE) {
+			strbuf_addf(err, "unknown stage '%s'", name);
+			return -1;
+		}
+		array_push(&o->stages, s);
+		p += n + (p[n] == ',');
+	}
+	if (!o->stages.len) {
+		strbuf_addstr(err, "no stage given");
+		return -1;
+	}
+	o->stage = o->stages.len == 1 ? o->stages.data[0] : STAGE_NONE;
+	return 0;
 }
 
 const char *result_status_name(enum result_status s)
@@ -42,6 +72,7 @@ void compile_output_release(struct compile_output *out)
 {
 	for (size_t i = 0; i < out->results.len; i++) {
 		struct compile_result *r = &out->results.data[i];
+		free(r->program);
 		free(r->message);
 		free(r->spirv);
 		free(r->ir);

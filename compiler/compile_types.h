@@ -42,7 +42,15 @@ struct compile_progress {
 struct compile_options {
 	enum input_kind kind;		/* INPUT_UNKNOWN: from the file name */
 	enum shader_stage stage;	/* STAGE_NONE: from the file name */
+	ARRAY(enum shader_stage) stages;	/* --stage LIST or the manifest's stages: those
+					 * of a file of several that are compiled (none:
+					 * all), paired with `entries` when as many */
 	const char *entry;		/* entry point; NULL: "main" */
+	ARRAY(const char *) entries;	/* HLSL entry points, each its own program (-e
+					 * given several times, the manifest's list) */
+	const char *program;		/* the one program to compile of a file that holds
+					 * several: an HLSL entry point, a Fossilize
+					 * pipeline's hash; NULL: every one */
 	ARRAY(const char *) defines;	/* -D NAME[=VALUE] */
 	ARRAY(const char *) include_dirs;	/* -I DIR */
 	enum glsl_mode glsl_mode;
@@ -73,6 +81,10 @@ struct compile_options {
 
 void compile_options_init(struct compile_options *o);
 void compile_options_release(struct compile_options *o);
+/* --stage / the manifest's stages: "frag" or "vert,frag" (any spelling of
+ * stage_from_name) into o->stages, and o->stage when there is one.
+ * Returns 0, or -1 with "unknown stage 'x'" in `err`. */
+int compile_options_set_stages(struct compile_options *o, const char *list, struct strbuf *err);
 
 enum result_status {
 	RESULT_OK,
@@ -106,6 +118,8 @@ struct stat_value {
 /* The outcome for one stage on one target.  `target` is NULL for results of
  * the front end alone (no target asked, or the front end failed). */
 struct compile_result {
+	char *program;			/* of a file of several programs: which one (records
+					 * name it "<file>/<program>"); NULL otherwise */
 	enum shader_stage stage;
 	const struct target *target;
 	enum result_status status;

@@ -19,6 +19,7 @@ const char *input_kind_name(enum input_kind k)
 	case INPUT_HLSL: return "hlsl";
 	case INPUT_SHADER_TEST: return "shader_test";
 	case INPUT_IR: return "ir";
+	case INPUT_FOZ: return "foz";
 	case INPUT_UNKNOWN: break;
 	}
 	return "unknown";
@@ -68,8 +69,10 @@ enum input_kind input_kind_from_path(const char *path, enum shader_stage *stage)
 		*stage = s;
 		return is_assembly_name(base) ? INPUT_SPVASM : INPUT_GLSL;
 	}
-	if (!strcmp(ext, "glsl"))
+	if (!strcmp(ext, "glsl") || !strcmp(ext, "slang"))
 		return INPUT_GLSL;
+	if (!strcmp(ext, "foz"))
+		return INPUT_FOZ;
 	return INPUT_UNKNOWN;
 }
 

@@ -17,10 +17,12 @@ enum input_kind {
 	INPUT_UNKNOWN,
 	INPUT_SPIRV,		/* .spv: SPIR-V binary */
 	INPUT_SPVASM,		/* .spvasm, SPIRV-Cross's *.asm.<stage> */
-	INPUT_GLSL,		/* .vert .frag .comp … (.glsl with --stage) */
+	INPUT_GLSL,		/* .vert .frag .comp …, .slang (.glsl with --stage or
+				 * several stages) */
 	INPUT_HLSL,		/* .hlsl */
 	INPUT_SHADER_TEST,	/* piglit / shader-db .shader_test */
 	INPUT_IR,		/* our own IR text */
+	INPUT_FOZ,		/* a Fossilize database (.foz) */
 };
 
 const char *input_kind_name(enum input_kind k);

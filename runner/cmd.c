@@ -30,7 +30,7 @@ static const char usage[] =
 	"  --include REGEX       keep only the paths REGEX matches (PCRE2; repeatable)\n"
 	"  --exclude REGEX       leave out the paths REGEX matches (repeatable)\n"
 	"  --shard K/N           only the K-th of N shards (1 <= K <= N), by a hash of the path\n"
-	"  --stage STAGE, -e NAME, -D NAME[=VALUE], -I DIR, --glsl-mode MODE\n"
+	"  --stage STAGE[,…], -e NAME (repeatable), -D NAME[=VALUE], -I DIR, --glsl-mode MODE\n"
 	"                        as for shdb compile, for every file (a manifest row wins)\n"
 	"Compiling:\n"
 	"  -t, --target LIST     targets, comma-separated, or 'all' (the default)\n"
@@ -153,12 +153,16 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		case OPT_INCLUDE: array_push(&c->include, optarg); break;
 		case OPT_EXCLUDE: array_push(&c->exclude, optarg); break;
 		case OPT_SHARD: parse_shard(c, optarg); break;
-		case OPT_STAGE:
-			c->opts.stage = stage_from_name(optarg);
-			if (c->opts.stage == STAGE_NONE)
-				die("unknown stage '%s'", optarg);
+		case OPT_STAGE: {
+			struct strbuf err = STRBUF_INIT;
+			if (compile_options_set_stages(&c->opts, optarg, &err) < 0)
+				die("%s", err.buf);
 			break;
-		case 'e': c->opts.entry = optarg; break;
+		}
+		case 'e':
+			c->opts.entry = optarg;
+			array_push(&c->opts.entries, optarg);
+			break;
 		case 'D': array_push(&c->opts.defines, optarg); break;
 		case 'I': add_include_dir(c, optarg); break;
 		case OPT_GLSL_MODE: parse_glsl_mode(c, optarg); break;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "compiler/front/front.h"
 #include "compiler/util/error.h"
 #include "compiler/util/file.h"
 
@@ -23,7 +24,8 @@ const char *skip_reason_message(enum skip_reason r)
 	case SKIP_NOT_REGULAR: return "not a regular file";
 	case SKIP_NOT_SHADER: return "not a shader: the manifest's kind";
 	case SKIP_HLSL_NO_STAGE:
-		return "HLSL needs a stage (--stage, or a manifest's stages column)";
+		return "HLSL needs a stage (the entry point's name or attributes, --stage, or a "
+		       "manifest's stages column)";
 	}
 	return "";
 }
@@ -117,6 +119,56 @@ static bool keep(struct inputs *in, const char *rel)
 	return true;
 }
 
+/*
+ * A file of several programs (an HLSL file's entry points, a database's
+ * pipelines): a job for each, "<rel>/<program>", filtered on that path.
+ * Returns false when the file is one program (or cannot be read: its
+ * compile will say why), for add_file() to make its one job; *stage then
+ * gets the stage of that program when the file knows it.
+ */
+static bool add_programs(struct inputs *in, uint32_t root, const char *rel,
+			 const struct manifest_entry *e, enum input_kind kind,
+			 enum shader_stage *stage)
+{
+	const struct input_root *r = &in->roots.data[root];
+	const char *path = r->is_file ? rel : arena_printf(&in->arena, "%s/%s", r->arg, rel);
+	struct strbuf data = STRBUF_INIT;
+	struct file_map m = { "", 0 };
+	struct compile_options o;
+	struct front_programs progs = { 0 };
+	struct diag d = DIAG_INIT;
+	bool several = false;
+
+	manifest_options(e, in->opts, rel, &o, &in->arena);
+	o.stage = *stage;
+	if (kind == INPUT_FOZ ? file_map(path, &m, NULL) == 0 : read_file(path, &data, NULL) == 0) {
+		const char *text = kind == INPUT_FOZ ? m.data : data.buf;
+		size_t len = kind == INPUT_FOZ ? m.len : data.len;
+		if (front_list_programs(rel, text, len, kind, *stage, &o, &progs, &d) == 0) {
+			several = progs.named;
+			if (!several && progs.list.len)
+				*stage = progs.list.data[0].stage;
+		}
+	}
+	for (size_t i = 0; several && i < progs.list.len; i++) {
+		const struct front_program *p = &progs.list.data[i];
+		const char *job = arena_printf(&in->arena, "%s/%s", rel, p->name);
+		if (!keep(in, job))
+			continue;
+		array_push(&in->jobs, (struct job){
+			.path = job, .file = rel, .program = arena_strdup(&in->arena, p->name),
+			.root = root, .stage = p->stage, .m = e,
+			.skip = kind == INPUT_HLSL && p->stage == STAGE_NONE ? SKIP_HLSL_NO_STAGE
+									      : SKIP_NONE });
+	}
+	front_programs_release(&progs);
+	compile_options_release(&o);
+	diag_release(&d);
+	strbuf_release(&data);
+	file_unmap(&m);
+	return several;
+}
+
 /* One file: a job, a skipped job, or (in a walk, not a shader) ignored.
  * `st` is NULL when the file cannot be stat'ed (a dangling link): the compile
  * then says why it cannot be read. */
@@ -125,7 +177,7 @@ static void add_file(struct inputs *in, uint32_t root, const char *rel,
 {
 	enum shader_stage ext_stage;
 	enum input_kind kind = input_kind_from_path(rel, &ext_stage);
-	enum shader_stage stage = in->forced_stage;
+	enum shader_stage stage = in->opts ? in->opts->stage : STAGE_NONE;
 	enum skip_reason skip = SKIP_NONE;
 
 	if (e && e->kind != INPUT_UNKNOWN)
@@ -140,9 +192,12 @@ static void add_file(struct inputs *in, uint32_t root, const char *rel,
 		skip = e && e->not_shader ? SKIP_NOT_SHADER : SKIP_UNKNOWN_KIND;
 	} else if (st && !S_ISREG(st->st_mode)) {
 		skip = SKIP_NOT_REGULAR;
-	} else if (kind == INPUT_HLSL && stage == STAGE_NONE) {
-		skip = SKIP_HLSL_NO_STAGE;
+	} else if (st && in->programs && (kind == INPUT_HLSL || kind == INPUT_FOZ) &&
+		   add_programs(in, root, rel, e, kind, &stage)) {
+		return;
 	}
+	if (!skip && kind == INPUT_HLSL && stage == STAGE_NONE)
+		skip = SKIP_HLSL_NO_STAGE;
 	if (!keep(in, rel))
 		return;
 	array_push(&in->jobs, (struct job){ .path = rel, .root = root, .stage = stage,
@@ -354,7 +409,7 @@ static void sort_jobs(struct inputs *in)
 
 int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
 		   const struct input_filter *f, const struct manifest *manifest,
-		   enum shader_stage forced_stage, struct strbuf *err)
+		   const struct compile_options *opts, bool programs, struct strbuf *err)
 {
 	int ret = 0;
 
@@ -364,7 +419,8 @@ int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
 	in->as_given = nargs > 1;
 	in->filter = f;
 	in->manifest = manifest;
-	in->forced_stage = forced_stage;
+	in->opts = opts;
+	in->programs = programs && opts;
 	in->md = pcre2_match_data_create(1, NULL);
 	for (size_t i = 0; i < nargs && !ret; i++)
 		ret = add_arg(in, args[i], err);

@@ -20,10 +20,16 @@
  *  - devices, FIFOs and sockets are `skipped` (reading one could block);
  *  - a folder without a shader is a warning; inputs without any, an error
  *    (files that filters or shards leave out count as found);
+ *  - a file of several programs (front.h: an HLSL file with several entry
+ *    points, a Fossilize database's pipelines) is one job per program, with
+ *    the path "<file>/<program>", so each is filtered, sharded, resumed and
+ *    isolated on its own;
  *  - canonical order: by `path` (bytes, as `LC_ALL=C sort`); a path met twice
  *    is one file (named twice, or named and walked) and runs once.
  *
  * Memory: the paths of the jobs (not the files) are held, in one arena.
+ * HLSL files are read, and databases' indexes mapped, once each to list
+ * their programs.
  */
 #ifndef SHDB_RUNNER_INPUTS_H
 #define SHDB_RUNNER_INPUTS_H
@@ -45,7 +51,8 @@ enum skip_reason {
 	SKIP_UNKNOWN_KIND,	/* named on the command line, not a shader */
 	SKIP_NOT_REGULAR,	/* a FIFO, a device, a socket */
 	SKIP_NOT_SHADER,	/* the manifest says so (include/other, license) */
-	SKIP_HLSL_NO_STAGE,	/* HLSL without a stage from --stage or the manifest */
+	SKIP_HLSL_NO_STAGE,	/* HLSL whose entry point's stage neither its name, its
+				 * attributes, --stage nor the manifest gives */
 };
 
 struct input_root {
@@ -60,6 +67,9 @@ struct input_root {
 
 struct job {
 	const char *path;	/* record path, relative to the root */
+	const char *file;	/* the file, when a program of it has a path of its own
+				 * ("db.foz" for "db.foz/0123456789abcdef"); NULL: path */
+	const char *program;	/* of a file of several programs, this one (front.h) */
 	uint32_t root;
 	enum shader_stage stage;	/* from the manifest or the extension; STAGE_NONE */
 	enum skip_reason skip;
@@ -82,7 +92,8 @@ struct inputs {
 	size_t loops;		/* directories skipped as already walked */
 	struct strmap seen_dirs;	/* (dev, ino) of every directory walked */
 	const struct manifest *manifest;
-	enum shader_stage forced_stage;	/* --stage, or STAGE_NONE */
+	const struct compile_options *opts;	/* the command line's (--stage, -e …) */
+	bool programs;		/* a file of several programs: a job each */
 	const struct input_filter *filter;
 	pcre2_match_data *md;
 	bool as_given;		/* several inputs: paths start with the input */
@@ -91,11 +102,19 @@ struct inputs {
 
 /*
  * Collect the jobs of `args`.  Returns 0, or -1 with a message in `err` (an
- * input that does not exist).  `manifest` may be NULL.
+ * input that does not exist).  `manifest` may be NULL.  `programs`: split
+ * files of several programs into a job each (not for --compiler, which
+ * takes whole files).
  */
 int inputs_collect(struct inputs *in, char *const *args, size_t nargs,
 		   const struct input_filter *f, const struct manifest *manifest,
-		   enum shader_stage forced_stage, struct strbuf *err);
+		   const struct compile_options *opts, bool programs, struct strbuf *err);
+
+/* The file a job reads. */
+static inline const char *job_file(const struct job *j)
+{
+	return j->file ? j->file : j->path;
+}
 void inputs_release(struct inputs *in);
 
 /* A 64-bit digest of the job list (paths in order): resume checks it. */

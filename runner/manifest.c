@@ -129,6 +129,7 @@ static void add_row(struct manifest *m, char **fields, const int *cols, struct s
 	e->kind_name = kind;
 	if (kind)
 		e->kind = kind_from_name(kind, &e->not_shader);
+	e->stages = stage;
 	if (stage && !strchr(stage, ','))
 		e->stage = stage_from_name(stage);
 	e->entry = field(m, fields, cols, COL_ENTRY);
@@ -216,6 +217,54 @@ void manifest_release(struct manifest *m)
 	arena_release(&m->arena);
 	free(m->dir);
 	memset(m, 0, sizeof(*m));
+}
+
+/* Space- or comma-separated words of `list` pushed onto `to`, in `a`. */
+static void split_words(const char *list, const char *seps, struct arena *a, void *to_array)
+{
+	ARRAY(const char *) *to = to_array;
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, seps);
+		if (n)
+			array_push(to, arena_strndup(a, p, n));
+		p += n;
+		p += strspn(p, seps);
+	}
+}
+
+void manifest_options(const struct manifest_entry *e, const struct compile_options *g,
+		      const char *path, struct compile_options *o, struct arena *a)
+{
+	struct strbuf err = STRBUF_INIT;
+	compile_options_init(o);
+	o->kind = e ? e->kind : INPUT_UNKNOWN;
+	o->stage = g->stage;
+	o->entry = e && e->entry && !strchr(e->entry, ',') ? e->entry : g->entry;
+	o->glsl_mode = e && e->glsl_mode != GLSL_MODE_AUTO ? e->glsl_mode : g->glsl_mode;
+	o->passes = g->passes;
+	o->verify = g->verify;
+	o->exec_seeds = g->exec_seeds;
+	o->ra_limit = g->ra_limit;
+	for (size_t i = 0; i < g->stages.len; i++)
+		array_push(&o->stages, g->stages.data[i]);
+	if (e && e->stages && compile_options_set_stages(o, e->stages, &err) < 0)
+		o->stages.len = 0;	/* an unknown name: the file name decides, as before */
+	if (e && e->entry)
+		split_words(e->entry, ",", a, &o->entries);
+	else
+		for (size_t i = 0; i < g->entries.len; i++)
+			array_push(&o->entries, g->entries.data[i]);
+	for (size_t i = 0; i < g->defines.len; i++)
+		array_push(&o->defines, g->defines.data[i]);
+	for (size_t i = 0; i < g->include_dirs.len; i++)
+		array_push(&o->include_dirs, g->include_dirs.data[i]);
+	if (e && e->defines)
+		split_words(e->defines, " \t", a, &o->defines);
+	if (e && e->include_own_dir) {
+		const char *slash = strrchr(path, '/');
+		array_push(&o->include_dirs, slash ? arena_strndup(a, path, (size_t)(slash - path)) : ".");
+	}
+	strbuf_release(&err);
 }
 
 const struct manifest_entry *manifest_find(const struct manifest *m, const char *rel)

@@ -7,12 +7,14 @@
  *	repo          "owner/name": the file is then at <owner>-<name>/<path>
  *	kind          glsl, hlsl, spv, spvasm; anything else (include/other,
  *	              license) marks a file that is not a shader
- *	stages/stage  the stage ("frag", "fragment", "FRAG")
+ *	stages/stage  the stage ("frag", "fragment", "FRAG"); of a file of several
+ *	              stages, a comma list ("vert,frag") selects those compiled
  *	glslang_mode  vk11, vk13 (strict Vulkan GLSL), vkrelaxed (GL-style),
  *	              incext+MODE (include paths: the file's folder), hlsl-vk11
  *	              (HLSL, entry point main), override140/override310es,
  *	              precompiled, spirv-as
- *	entry         the entry point
+ *	entry         the entry point; HLSL: a comma list, each its own program
+ *	              (paired with the stages when as many)
  *	defines       space-separated NAME[=VALUE]
  *
  * Lines starting with '#' and empty lines are skipped.
@@ -32,10 +34,11 @@ struct manifest_entry {
 	enum input_kind kind;		/* INPUT_UNKNOWN: by the file name */
 	bool not_shader;		/* kind include/other, license, … */
 	const char *kind_name;		/* the kind column, for messages */
-	enum shader_stage stage;	/* STAGE_NONE: by the file name */
+	enum shader_stage stage;	/* STAGE_NONE: by the file name (or several) */
+	const char *stages;		/* the stages column as given, or NULL */
 	enum glsl_mode glsl_mode;
 	bool include_own_dir;		/* incext+…: -I the file's folder */
-	const char *entry;		/* or NULL */
+	const char *entry;		/* or NULL; a comma list for several */
 	const char *defines;		/* space-separated, or NULL */
 	const char *mode_name;		/* the glslang_mode column, or NULL */
 };
@@ -56,5 +59,15 @@ const struct manifest_entry *manifest_find(const struct manifest *m, const char 
 
 /* Parse one glslang_mode value into `e` (exposed for tests). */
 void manifest_parse_mode(struct manifest_entry *e, const char *mode);
+
+/*
+ * The compile options of a file: the command line's (`global`: defines,
+ * include dirs, GLSL mode, passes, stages, entry points …), then its row's
+ * (`e`, may be NULL), which win.  `path` is the file relative to where the
+ * compile runs; strings are `global`'s, the manifest's or in `a`.  Release
+ * `o` with compile_options_release().
+ */
+void manifest_options(const struct manifest_entry *e, const struct compile_options *global,
+		      const char *path, struct compile_options *o, struct arena *a);
 
 #endif

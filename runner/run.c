@@ -112,7 +112,7 @@ static enum shader_stage display_stage(const struct job *j)
 	enum shader_stage s;
 	if (j->stage != STAGE_NONE)
 		return j->stage;
-	input_kind_from_path(j->path, &s);
+	input_kind_from_path(job_file(j), &s);
 	return s;
 }
 
@@ -126,45 +126,14 @@ static int target_index(const struct run *r, const struct target *t)
 
 /* ---- the worker side ---------------------------------------------------- */
 
-static void split_defines(const char *defines, struct compile_options *o, struct arena *a)
-{
-	const char *p = defines;
-	while (*p) {
-		size_t n = strcspn(p, " \t");
-		if (n)
-			array_push(&o->defines, arena_strndup(a, p, n));
-		p += n;
-		p += strspn(p, " \t");
-	}
-}
-
-/* The options of one file: the command line's, then its manifest row's. */
+/* The options of one job: the command line's, then its manifest row's, and
+ * the program discovery gave it (inputs.h). */
 static void job_options(const struct run *r, const struct job *j, struct compile_options *o,
 			struct arena *a)
 {
-	const struct compile_options *g = &r->cfg->opts;
-	const struct manifest_entry *e = j->m;
-
-	compile_options_init(o);
-	o->kind = e ? e->kind : INPUT_UNKNOWN;
+	manifest_options(j->m, &r->cfg->opts, job_file(j), o, a);
 	o->stage = j->stage;
-	o->entry = e && e->entry ? e->entry : g->entry;
-	o->glsl_mode = e && e->glsl_mode != GLSL_MODE_AUTO ? e->glsl_mode : g->glsl_mode;
-	o->passes = g->passes;
-	o->verify = g->verify;
-	o->exec_seeds = g->exec_seeds;
-	o->ra_limit = g->ra_limit;
-	for (size_t i = 0; i < g->defines.len; i++)
-		array_push(&o->defines, g->defines.data[i]);
-	for (size_t i = 0; i < g->include_dirs.len; i++)
-		array_push(&o->include_dirs, g->include_dirs.data[i]);
-	if (e && e->defines)
-		split_defines(e->defines, o, a);
-	if (e && e->include_own_dir) {
-		const char *slash = strrchr(j->path, '/');
-		array_push(&o->include_dirs,
-			   slash ? arena_strndup(a, j->path, (size_t)(slash - j->path)) : ".");
-	}
+	o->program = j->program;
 }
 
 /*
@@ -212,8 +181,8 @@ static void work_library(struct run *r, const struct job *j, uint64_t mask,
 		res->status = RESULT_ERROR;
 		res->message = xstrdup("cannot enter the input's folder");
 	} else {
-		test_hooks(j->path);
-		compile_file(j->path, &o, list, n, out);
+		test_hooks(job_file(j));
+		compile_file(job_file(j), &o, list, n, out);
 	}
 	compile_options_release(&o);
 }
@@ -223,7 +192,8 @@ static void work_external(struct run *r, const struct job *j, uint64_t mask,
 			  struct compile_output *out)
 {
 	const struct input_root *root = &r->in.roots.data[j->root];
-	const char *file = root->is_file ? j->path : arena_printf(a, "%s/%s", root->arg, j->path);
+	const char *file = root->is_file ? job_file(j) : arena_printf(a, "%s/%s", root->arg,
+									      job_file(j));
 	struct extcc_file f = {
 		.file = file, .path = j->path, .stage = display_stage(j),
 		.entry = j->m && j->m->entry ? j->m->entry : r->cfg->opts.entry,
@@ -287,7 +257,10 @@ static void work(void *ctx, const struct pool_job *pj, struct compile_progress *
 			asm_pack_compress(res->disasm, strlen(res->disasm), &z);
 		strbuf_addf(reply, "%d\t%d\t%d\t%zu\t%zu\t", ord[k].stage, ord[k].target,
 			    (int)res->status, z.len, keep ? strlen(res->disasm) : 0);
-		record_append_json(reply, j->path, res, true);
+		/* a program discovery did not split off (HLSL found in a .frag) */
+		const char *path = j->program || !res->program ? j->path :
+				   arena_printf(&a, "%s/%s", j->path, res->program);
+		record_append_json(reply, path, res, true);
 		strbuf_addch(reply, '\n');
 		strbuf_add(reply, z.buf, z.len);
 	}
@@ -423,7 +396,7 @@ static void skip_job(struct run *r, size_t i)
 	struct strbuf m = STRBUF_INIT;
 	strbuf_addstr(&m, skip_reason_message(j->skip));
 	if (j->skip == SKIP_UNKNOWN_KIND)
-		strbuf_addf(&m, " (extension '%s')", path_extension(j->path));
+		strbuf_addf(&m, " (extension '%s')", path_extension(job_file(j)));
 	else if (j->skip == SKIP_NOT_SHADER && j->m && j->m->kind_name)
 		strbuf_addf(&m, " '%s'", j->m->kind_name);
 	add_own_record(r, i, -1, RESULT_SKIPPED, m.buf, 0);
@@ -636,6 +609,15 @@ static json_t *settings_json(const struct run *r)
 		json_object_set_new(s, "verify_exec", json_integer(c->opts.exec_seeds));
 	if (c->opts.ra_limit)
 		json_object_set_new(s, "ra_limit", json_integer(c->opts.ra_limit));
+	if (c->opts.stages.len > 1) {
+		json_t *list = json_array();
+		for (size_t i = 0; i < c->opts.stages.len; i++)
+			json_array_append_new(list, json_string(stage_name(c->opts.stages.data[i])));
+		json_object_set_new(s, "stages", list);
+	}
+	if (c->opts.entries.len > 1)
+		json_object_set_new(s, "entries", string_array((char *const *)c->opts.entries.data,
+							       c->opts.entries.len));
 	return s;
 }
 
@@ -839,7 +821,7 @@ static void setup(struct run *r, struct session *ses)
 	}
 	setup_targets(r);
 	if (inputs_collect(&r->in, c->inputs.data, c->inputs.len, &c->filter,
-			   r->have_manifest ? &r->man : NULL, c->opts.stage, &err) < 0)
+			   r->have_manifest ? &r->man : NULL, &c->opts, !r->external, &err) < 0)
 		die_status(EXIT_WORK_FAILED, "%s", err.buf);	/* as compile, stats, cmp */
 	r->settings = settings_json(r);
 	r->ring = xcalloc(WINDOW, sizeof(*r->ring));

@@ -34,12 +34,31 @@ const char *stage_mesa_name(enum shader_stage s)
 	return s >= 0 && s < STAGE_COUNT ? stages[s].mesa : "NONE";
 }
 
+/* The executable names of fossilize-replay's statistics (turnip's, RADV's),
+ * so a run meets a CSV of the same database (reference/shaderdb-tools.md §3.6);
+ * turnip's "Binning VS" is a second vertex executable and meets nothing. */
+static const struct {
+	const char *name;
+	enum shader_stage stage;
+} executables[] = {
+	{ "VS", STAGE_VERTEX }, { "FS", STAGE_FRAGMENT }, { "GS", STAGE_GEOMETRY },
+	{ "CS", STAGE_COMPUTE }, { "Vertex Shader", STAGE_VERTEX },
+	{ "Tessellation Control Shader", STAGE_TESS_CTRL },
+	{ "Tessellation Evaluation Shader", STAGE_TESS_EVAL },
+	{ "Geometry Shader", STAGE_GEOMETRY }, { "Fragment Shader", STAGE_FRAGMENT },
+	{ "Compute Shader", STAGE_COMPUTE }, { "Task Shader", STAGE_TASK },
+	{ "Mesh Shader", STAGE_MESH },
+};
+
 enum shader_stage stage_from_name(const char *name)
 {
 	for (int s = 0; s < STAGE_COUNT; s++)
 		if (!strcmp(name, stages[s].name) || !strcmp(name, stages[s].ext) ||
 		    !strcmp(name, stages[s].mesa))
 			return (enum shader_stage)s;
+	for (size_t i = 0; i < sizeof(executables) / sizeof(executables[0]); i++)
+		if (!strcmp(name, executables[i].name))
+			return executables[i].stage;
 	return STAGE_NONE;
 }
 

@@ -31,7 +31,8 @@ enum shader_stage {
 const char *stage_name(enum shader_stage s);
 /* Mesa's shader-db line tag: VERT, TCS, TES, GEOM, FRAG, CL, … */
 const char *stage_mesa_name(enum shader_stage s);
-/* Parse a stage from its name ("fragment"), short name ("frag") or Mesa tag. */
+/* Parse a stage from its name ("fragment"), short name ("frag"), Mesa tag
+ * ("FRAG") or fossilize-replay executable name ("FS", "Fragment Shader"). */
 enum shader_stage stage_from_name(const char *name);
 /* The stage a GLSL-style extension names ("frag" → fragment), or STAGE_NONE. */
 enum shader_stage stage_from_extension(const char *ext);

@@ -131,8 +131,12 @@ test_expect 'HLSL: --stage and -e name the entry point' '
 '
 
 test_expect 'HLSL: an entry point that is not there is an error' '
-	expect_status 1 $SHDB compile --stage frag ps.hlsl 2>err &&
-	grep -q "^ps.hlsl: error: entry point .main. not found" err
+	expect_status 1 $SHDB compile --stage frag -e nowhere ps.hlsl 2>err &&
+	grep -q "^ps.hlsl: error: entry point .nowhere. not found" err
+'
+
+test_expect 'HLSL: without -e, the entry point its conventional name gives' '
+	$SHDB compile ps.hlsl >out 2>err && grep -q "^ps.hlsl: fragment: ok" out
 '
 
 test_expect 'HLSL in a .frag file is recognised' '

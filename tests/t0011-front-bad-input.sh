@@ -158,4 +158,93 @@ test_expect 'bit-flipped real modules from the corpus never crash' '
 	done
 '
 
+# ---- files of several stages, several entry points, Fossilize databases ----
+
+cat >two.slang <<'EOF'
+#version 450
+#pragma stage vertex
+layout(location = 0) in vec4 p;
+void main() { gl_Position = p; }
+#pragma stage fragment
+layout(location = 0) out vec4 c;
+void main() { c = vec4(1.0); }
+EOF
+
+test_expect '.slang: a #pragma stage naming no stage is located' '
+	sed "s/stage fragment/stage fragmnet/" two.slang >typo.slang &&
+	fails_cleanly typo.slang "^typo.slang:5: error: #pragma stage .fragmnet.: not a stage" &&
+	sed "s/stage fragment/stage/" two.slang >bare.slang &&
+	fails_cleanly bare.slang "^bare.slang:5: error: #pragma stage needs a stage name"
+'
+
+test_expect '.slang: no #pragma stage at all' '
+	grep -v "pragma stage" two.slang >none.slang &&
+	fails_cleanly none.slang "^none.slang: error: no .#pragma stage. line"
+'
+
+test_expect 'a stage the file does not have' '
+	fails_cleanly two.slang "^two.slang: error: the file has no geometry stage (it has vertex, fragment)" --stage geom &&
+	printf "[vertex shader]\n#version 130\nvoid main() { gl_Position = vec4(0.0); }\n" >v.shader_test &&
+	fails_cleanly v.shader_test "^v.shader_test: error: the program has no fragment stage" --stage frag
+'
+
+test_expect '.slang cut short anywhere fails cleanly or compiles' '
+	n=$(wc -c <two.slang) &&
+	for k in $(seq 0 23 $n); do
+		head -c $k two.slang >cut.slang && survives cut.slang || return 1
+	done
+'
+
+test_expect 'HLSL: an entry point whose stage nothing tells' '
+	printf "float4 helper(float4 x) : SV_Target { return x; }\n" >h.hlsl &&
+	fails_cleanly h.hlsl "use --stage" -e helper &&
+	timeout 20 $SHDB compile -e helper --stage frag h.hlsl >/dev/null
+'
+
+cat >m.vert <<'EOF'
+#version 450
+void main() { gl_Position = vec4(1.0); }
+EOF
+glslangValidator -V -o m.vert.spv m.vert >/dev/null || exit 1
+printf "module 11 m.vert.spv\ngraphics 22 vertex=11\ngraphics 33 vertex=44\nraw 6 55 {not json\nlibrary 66 77\nlibrary 77 66\n" >db.spec
+perl "$TESTS/foz-write.pl" --crc db.foz db.spec || exit 1
+
+test_expect 'Fossilize: not a database, an unknown version' '
+	head -c 100 /dev/urandom >junk.foz &&
+	fails_cleanly junk.foz "^junk.foz: error: not a Fossilize database" &&
+	{ head -c 15 db.foz; printf "\011"; tail -c +17 db.foz; } >v9.foz &&
+	fails_cleanly v9.foz "^v9.foz: error: Fossilize database version 9"
+'
+
+test_expect 'Fossilize: a missing module, bad JSON, a library cycle: per pipeline' '
+	timeout 20 $SHDB compile db.foz >out 2>err; test $? = 1 &&
+	grep -q "db.foz/0000000000000022: vertex: ok" out &&
+	grep -q "^db.foz: error: pipeline 0000000000000033, vertex stage: its shader module 0000000000000044 is not in the database" err &&
+	grep -q "^db.foz: error: pipeline 0000000000000055: bad JSON" err &&
+	grep -q "^db.foz: error: pipeline 0000000000000066: pipeline libraries nested more than 8 deep" err
+'
+
+test_expect 'Fossilize: a damaged payload fails its CRC, a cut one is dropped' '
+	perl -e "local \$/; \$_ = <STDIN>; substr(\$_, 100, 1) ^= chr(1); print" <db.foz >crc.foz &&
+	fails_cleanly crc.foz "CRC does not match" &&
+	head -c $(( $(wc -c <db.foz) - 20 )) db.foz >cut.foz &&
+	survives cut.foz
+'
+
+test_expect 'Fossilize: a deflated payload that does not inflate' '
+	perl "$TESTS/foz-write.pl" --deflate z.foz db.spec &&
+	perl -e "local \$/; \$_ = <STDIN>; substr(\$_, 90, 4) = \"zzzz\"; print" <z.foz >bad.foz &&
+	fails_cleanly bad.foz "does not inflate"
+'
+
+test_expect 'Fossilize: bytes flipped anywhere and cuts at any length never crash' '
+	for seed in $(seq 1 40); do
+		flip $seed $((seed % 3 + 1)) db.foz flipped.foz && survives flipped.foz || return 1
+	done &&
+	n=$(wc -c <db.foz) &&
+	for k in $(seq 0 37 $n); do
+		head -c $k db.foz >cut.foz && survives cut.foz || return 1
+	done
+'
+
 test_done

@@ -17,10 +17,15 @@
 
 static const char usage[] =
 	"usage: shdb compile [OPTIONS] FILE\n\n"
-	"Compile one shader file (.spv .spvasm .vert/.frag/… .hlsl .shader_test .ir).\n\n"
+	"Compile one shader file (.spv .spvasm .vert/.frag/… .glsl .slang .hlsl .shader_test\n"
+	".foz .ir).\n\n"
 	"Input:\n"
-	"  --stage STAGE         the stage, when the file name does not say it\n"
-	"  -e, --entry NAME      entry point (HLSL, SPIR-V; default main)\n"
+	"  --stage STAGE[,…]     the stage, when the file name does not say it; of a file\n"
+	"                        of several stages, those to compile\n"
+	"  -e, --entry NAME      entry point (HLSL, SPIR-V; default main); HLSL: given\n"
+	"                        several times, each its own program\n"
+	"  --program NAME        of a file of several programs, only this one (an HLSL\n"
+	"                        entry point, a Fossilize pipeline's hash)\n"
 	"  -D NAME[=VALUE]       preprocessor define (GLSL, HLSL)\n"
 	"  -I DIR                include directory (GLSL, HLSL)\n"
 	"  --glsl-mode MODE      auto (default), vulkan or relaxed (GL-style GLSL)\n"
@@ -53,6 +58,7 @@ enum {
 	OPT_VERIFY, OPT_RA_LIMIT, OPT_EMIT, OPT_DISASM, OPT_STATS, OPT_SHADERDB, OPT_VALIDATE_IR, OPT_INTERP,
 	OPT_SIM,
 	OPT_TIME_PASSES,
+	OPT_PROGRAM,
 };
 
 struct compile_cmd {
@@ -152,6 +158,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "stage", required_argument, NULL, OPT_STAGE },
 		{ "entry", required_argument, NULL, 'e' },
+		{ "program", required_argument, NULL, OPT_PROGRAM },
 		{ "glsl-mode", required_argument, NULL, OPT_GLSL_MODE },
 		{ "spec", required_argument, NULL, OPT_SPEC },
 		{ "validate", no_argument, NULL, OPT_VALIDATE },
@@ -175,12 +182,17 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 	optind = 0;
 	while ((ch = getopt_long(argc, argv, "e:D:I:t:h", opts, NULL)) != -1) {
 		switch (ch) {
-		case OPT_STAGE:
-			c->opts.stage = stage_from_name(optarg);
-			if (c->opts.stage == STAGE_NONE)
-				die("unknown stage '%s'", optarg);
+		case OPT_STAGE: {
+			struct strbuf err = STRBUF_INIT;
+			if (compile_options_set_stages(&c->opts, optarg, &err) < 0)
+				die("%s", err.buf);
 			break;
-		case 'e': c->opts.entry = optarg; break;
+		}
+		case 'e':
+			c->opts.entry = optarg;
+			array_push(&c->opts.entries, optarg);
+			break;
+		case OPT_PROGRAM: c->opts.program = optarg; break;
 		case 'D': array_push(&c->opts.defines, optarg); break;
 		case 'I': array_push(&c->opts.include_dirs, optarg); break;
 		case OPT_GLSL_MODE:
@@ -255,6 +267,15 @@ static void print_interp(const struct compile_cmd *c, const char *path, const ch
 	diag_release(&d);
 }
 
+/* The name a result's record carries: the file, or "<file>/<program>". */
+static void record_path(struct strbuf *sb, const char *path, const struct compile_result *r)
+{
+	strbuf_reset(sb);
+	strbuf_addstr(sb, path);
+	if (r->program)
+		strbuf_addf(sb, "/%s", r->program);
+}
+
 /* "fragment a630" or "fragment": how a result is labelled in text output. */
 static void label(struct strbuf *sb, const struct compile_result *r)
 {
@@ -285,10 +306,12 @@ static void print_sim(const char *path, const struct compile_result *r, struct s
 static void print_result(const struct compile_cmd *c, const char *path,
 			 const struct compile_result *r, bool several, bool first_of_stage)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, name = STRBUF_INIT;
 	bool any = c->emit_spirv || c->emit_ir || c->disasm || c->stats || c->shaderdb || c->interp ||
 		   c->sim;
 
+	record_path(&name, path, r);
+	path = name.buf;
 	if (!any) {
 		strbuf_addf(&sb, "%s: ", path);
 		label(&sb, r);
@@ -301,6 +324,8 @@ static void print_result(const struct compile_cmd *c, const char *path,
 	     (r->spirv || r->ir || r->disasm)) ||
 	    (shaderdb_line && c->targets.len > 1 && !(c->emit_spirv || c->emit_ir || c->disasm))) {
 		strbuf_addstr(&sb, "; ---- ");
+		if (r->program)
+			strbuf_addf(&sb, "%s ", r->program);
 		label(&sb, r);
 		strbuf_addstr(&sb, " ----\n");
 	}
@@ -324,6 +349,7 @@ static void print_result(const struct compile_cmd *c, const char *path,
 	}
 	fwrite(sb.buf, 1, sb.len, stdout);
 	strbuf_release(&sb);
+	strbuf_release(&name);
 }
 
 /* --time-passes: every pass of every pipeline, in the order they first ran. */

@@ -47,6 +47,8 @@ struct spirv_unit {
 					 * (LEGACY.md), "hlsl", "spirv-as", "binary" */
 	int line;			/* the stage's first line in its file (.shader_test) */
 	uint64_t time_us;		/* time spent on this stage */
+	ARRAY(struct spec_value) specs;	/* specialization the program gives it (a
+					 * Fossilize pipeline's); --spec overrides */
 };
 
 /* What a .shader_test's [require] section asks for. */
@@ -84,6 +86,33 @@ void program_release(struct program *p);
  */
 int front_compile(struct program *p, const char *data, size_t len, enum input_kind kind,
 		  enum shader_stage stage, const struct compile_options *o);
+
+/*
+ * The programs of a file: one for most files; several for an HLSL file with
+ * several entry points (each its own program, named by it) and for a
+ * Fossilize database (each graphics or compute pipeline, named by its hash,
+ * "%016llx").  front_compile() with o->program set compiles one of them.
+ */
+struct front_program {
+	char *name;			/* NULL for the one program of most files */
+	char *entry;			/* HLSL: its entry point */
+	enum shader_stage stage;	/* HLSL: its stage (STAGE_NONE: unknown) */
+};
+
+struct front_programs {
+	ARRAY(struct front_program) list;
+	bool named;			/* records name each "<file>/<name>" */
+};
+
+/* `stage` is the stage the file name or --stage gave.  Returns 0, or -1 with
+ * a located error in `d` (a database that is none). */
+int front_list_programs(const char *name, const char *data, size_t len, enum input_kind kind,
+			enum shader_stage stage, const struct compile_options *o,
+			struct front_programs *out, struct diag *d);
+void front_programs_release(struct front_programs *progs);
+
+/* Whether `o` selects stage `s` of a file of several (its stage list). */
+bool front_stage_selected(const struct compile_options *o, enum shader_stage s);
 
 /* SPIR-V disassembly (friendly names, indented), for --emit=spirv.  Returns 0,
  * or -1 with a message in `err`. */

@@ -13,6 +13,7 @@ struct glslang_source {
 	enum shader_stage stage;
 	struct prepared_source prepared;
 	size_t unit;			/* index in p->units */
+	const char *defines;		/* "#define …\n" lines for this source alone, or NULL */
 };
 
 /*

@@ -144,7 +144,7 @@ static void add_log(struct diag *d, const char *file, const char *log,
 		{ "ERROR: ", "error" }, { "WARNING: ", "warning" }, { "INTERNAL ERROR: ", "error" },
 		{ "UNIMPLEMENTED: ", "error" }, { "NOTE: ", "note" },
 	};
-	struct strbuf where = STRBUF_INIT;
+	struct strbuf where = STRBUF_INIT, text = STRBUF_INIT;
 
 	for (const char *p = log; p && *p;) {
 		const char *eol = strchr(p, '\n');
@@ -171,13 +171,17 @@ static void add_log(struct diag *d, const char *file, const char *log,
 			strbuf_addstr(&where, file);
 		}
 		const char *ours = source_include_error(ps, msg, mlen);
-		if (ours)
+		if (ours) {
 			diag_add(d, kind, where.buf, line, "%s", ours);
-		else if (mlen && !is_noise(msg, mlen))
-			diag_add(d, kind, where.buf, line, "%.*s", (int)mlen, msg);
+		} else if (mlen && !is_noise(msg, mlen)) {
+			strbuf_reset(&text);
+			source_respell(ps, line, !strcmp(where.buf, file), msg, mlen, &text);
+			diag_add(d, kind, where.buf, line, "%s", text.buf);
+		}
 		p = eol ? eol + 1 : NULL;
 	}
 	strbuf_release(&where);
+	strbuf_release(&text);
 }
 
 /* ---- one attempt ---- */
@@ -342,9 +346,14 @@ static glslang_shader_t *parse_one(const struct glslang_source *s, const struct 
 					       GLSLANG_SHADER_AUTO_MAP_LOCATIONS);
 	if (s->prepared.hlsl)
 		set_entry_point(sh, entry);
-	if (*preamble)
-		glslang_shader_set_preamble(sh, preamble);
+	struct strbuf all = STRBUF_INIT;	/* glslang keeps the pointer: it lives until the parse */
+	strbuf_addstr(&all, preamble);
+	if (s->defines)
+		strbuf_addstr(&all, s->defines);
+	if (all.len)
+		glslang_shader_set_preamble(sh, all.buf);
 	*ok = glslang_shader_preprocess(sh, &in) && glslang_shader_parse(sh, &in);
+	strbuf_release(&all);
 	return sh;
 }
 

@@ -176,17 +176,18 @@ static const struct {
 static const struct shadow_fn {
 	const char *name, *sampler, *coord, *fn;
 	bool lod;
+	bool bias;		/* has a bias form in fragment shaders (rectangles have none) */
 } shadow_fns[] = {
-	{ "shadow1D", "sampler1DShadow", "vec3", "texture", false },
-	{ "shadow2D", "sampler2DShadow", "vec3", "texture", false },
-	{ "shadow2DRect", "sampler2DRectShadow", "vec3", "texture", false },
-	{ "shadow1DProj", "sampler1DShadow", "vec4", "textureProj", false },
-	{ "shadow2DProj", "sampler2DShadow", "vec4", "textureProj", false },
-	{ "shadow2DRectProj", "sampler2DRectShadow", "vec4", "textureProj", false },
-	{ "shadow1DLod", "sampler1DShadow", "vec3", "textureLod", true },
-	{ "shadow2DLod", "sampler2DShadow", "vec3", "textureLod", true },
-	{ "shadow1DProjLod", "sampler1DShadow", "vec4", "textureProjLod", true },
-	{ "shadow2DProjLod", "sampler2DShadow", "vec4", "textureProjLod", true },
+	{ "shadow1D", "sampler1DShadow", "vec3", "texture", false, true },
+	{ "shadow2D", "sampler2DShadow", "vec3", "texture", false, true },
+	{ "shadow2DRect", "sampler2DRectShadow", "vec3", "texture", false, false },
+	{ "shadow1DProj", "sampler1DShadow", "vec4", "textureProj", false, true },
+	{ "shadow2DProj", "sampler2DShadow", "vec4", "textureProj", false, true },
+	{ "shadow2DRectProj", "sampler2DRectShadow", "vec4", "textureProj", false, false },
+	{ "shadow1DLod", "sampler1DShadow", "vec3", "textureLod", true, false },
+	{ "shadow2DLod", "sampler2DShadow", "vec3", "textureLod", true, false },
+	{ "shadow1DProjLod", "sampler1DShadow", "vec4", "textureProjLod", true, false },
+	{ "shadow2DProjLod", "sampler2DShadow", "vec4", "textureProjLod", true, false },
 };
 
 /* Extensions whose features the new version has in core: their #extension
@@ -198,12 +199,13 @@ static const char *const core_extensions[] = {
 	"GL_EXT_gpu_shader4", NULL,
 };
 
-/* Keywords of the new version that an old source may use as names, and
- * "texture", which the rewrite calls and old sources name samplers.  Words
+/* Keywords of the new version that an old source may use as names.  Words
  * an old source plausibly uses as keywords (precision qualifiers, "flat" with
- * GL_EXT_gpu_shader4, sampler2DRect…) are left alone. */
+ * GL_EXT_gpu_shader4, sampler2DRect…) are left alone.  "texture", which old
+ * sources name samplers and the rewrite calls, is renamed where the source
+ * uses it as a name (vulkan_name_use()). */
 static const char *const desktop_words_130[] = {
-	"texture", "case", "default", "switch", "uint", "uvec2", "uvec3", "uvec4", "flat", "smooth",
+	"case", "default", "switch", "uint", "uvec2", "uvec3", "uvec4", "flat", "smooth",
 	"noperspective", "isampler1D", "isampler2D", "isampler3D", "isamplerCube",
 	"isampler1DArray", "isampler2DArray", "usampler1D", "usampler2D", "usampler3D",
 	"usamplerCube", "usampler1DArray", "usampler2DArray", "sampler1DArray",
@@ -215,7 +217,7 @@ static const char *const desktop_words_140[] = {
 	"usampler2DRect", NULL,
 };
 static const char *const es_words_300[] = {
-	"texture", "layout", "centroid", "flat", "smooth", "case", "default", "switch", "uint", "uvec2",
+	"layout", "centroid", "flat", "smooth", "case", "default", "switch", "uint", "uvec2",
 	"uvec3", "uvec4", "samplerCubeShadow", "sampler2DArray", "sampler2DArrayShadow",
 	"isampler2D", "isampler3D", "isamplerCube", "isampler2DArray", "usampler2D",
 	"usampler3D", "usamplerCube", "usampler2DArray", NULL,
@@ -253,6 +255,23 @@ static const char *const es_functions_310[] = {
 	"textureGatherOffset", "memoryBarrier", NULL,
 };
 
+/* Types Vulkan GLSL adds (GL_KHR_vulkan_glsl), which glslang reserves in
+ * every mode it makes SPIR-V for Vulkan in: GL sources may name variables
+ * so ("uniform sampler2D sampler;").  Renamed where the source uses one as
+ * a name — not followed by a name or a '(' — and then everywhere. */
+static const char *const vulkan_words[] = {
+	"sampler", "samplerShadow", "texture1D", "texture2D", "texture3D", "textureCube",
+	"texture2DRect", "texture1DArray", "texture2DArray", "textureBuffer", "texture2DMS",
+	"texture2DMSArray", "textureCubeArray", "itexture1D", "itexture2D", "itexture3D",
+	"itextureCube", "itexture2DRect", "itexture1DArray", "itexture2DArray", "itextureBuffer",
+	"itexture2DMS", "itexture2DMSArray", "itextureCubeArray", "utexture1D", "utexture2D",
+	"utexture3D", "utextureCube", "utexture2DRect", "utexture1DArray", "utexture2DArray",
+	"utextureBuffer", "utexture2DMS", "utexture2DMSArray", "utextureCubeArray",
+	"subpassInput", "isubpassInput", "usubpassInput", "subpassInputMS", "isubpassInputMS",
+	"usubpassInputMS", NULL,
+};
+#define NUM_VULKAN_WORDS (sizeof(vulkan_words) / sizeof(vulkan_words[0]) - 1)
+
 static const char *const basic_types[] = {
 	"float", "int", "uint", "bool", "vec2", "vec3", "vec4", "ivec2", "ivec3", "ivec4",
 	"bvec2", "bvec3", "bvec4", "mat2", "mat3", "mat4", NULL,
@@ -271,12 +290,17 @@ struct legacy {
 	bool redeclared[NUM_VARS];
 	bool shadow_used[NUM_SHADOW];
 	bool function_defined[2][MAX_FUNCTIONS];
+	bool vulkan_name[NUM_VULKAN_WORDS];	/* used as a name: renamed */
+	bool texture_name;			/* an old source names something "texture" */
+	bool calls_inverse, defines_inverse;
 	int frag_data_size;			/* -1: some index is not a literal */
 	int first_line;
 	bool old_builtins;			/* the source's version has gl_FragColor,
 						 * texture2D(), varying… (not ES 3.00) */
 	bool calls_only;			/* texture2D… renamed only where called */
 	struct strbuf *out;
+	spelling_array *spellings;		/* what the user wrote where we changed it */
+	bool exact_lines;			/* lines of the text are the user's lines */
 };
 
 static int find_word(const char *const *list, const struct glsl_token *t)
@@ -328,21 +352,64 @@ static bool uses_removed(const struct legacy *lg, const struct glsl_token *t,
 	return glsl_lex_skip_blanks(&peek, &next) == GTOK_PUNCT && *next.text == '(';
 }
 
+/* What follows the token at `lx`: newlines, blanks and comments skipped. */
+static enum glsl_token_kind peek_next(const struct glsl_lexer *lx, struct glsl_token *next)
+{
+	struct glsl_lexer peek = *lx;
+	enum glsl_token_kind k;
+	while ((k = glsl_lex_skip_blanks(&peek, next)) == GTOK_NEWLINE)
+		;
+	return k;
+}
+
+static bool is_call(const struct glsl_lexer *lx)
+{
+	struct glsl_token next;
+	return peek_next(lx, &next) == GTOK_PUNCT && *next.text == '(';
+}
+
+/* A word used as a name: not followed by a name (a declaration of that
+ * type) or a '(' (a call or constructor).  In a directive, only what follows
+ * on its line counts ("#define TEX texture" is no use). */
+static bool name_use(const struct glsl_token *t, const struct glsl_lexer *lx)
+{
+	struct glsl_lexer peek = *lx;
+	struct glsl_token next;
+	enum glsl_token_kind k = t->directive ? glsl_lex_skip_blanks(&peek, &next)
+					      : peek_next(lx, &next);
+	return !(k == GTOK_IDENT || k == GTOK_NEWLINE || k == GTOK_EOF ||
+		 (k == GTOK_PUNCT && *next.text == '('));
+}
+
+/* A word of vulkan_words used as a name (its index), or -1. */
+static int vulkan_name_use(const struct glsl_token *t, const struct glsl_lexer *lx)
+{
+	if (t->len < 7 || !strchr("stiu", *t->text))	/* sampler, texture…, subpass… */
+		return -1;
+	int i = find_word(vulkan_words, t);
+	return i >= 0 && name_use(t, lx) ? i : -1;
+}
+
 bool legacy_needed(const char *src, size_t len, const struct glsl_version *v,
 		   enum shader_stage stage)
 {
 	struct legacy lg = { .stage = stage, .old_builtins = true };
 	struct glsl_lexer lx;
 	struct glsl_token t;
+	/* GLSL 1.40 has inverse(), which glslang gives only 1.50 and later */
+	bool inverse_140 = !v->es && v->version == 140;
+	bool removed = !v->es && (v->version < 420 || v->compatibility);
 
 	if (v->es ? v->version < 310 : v->version < 140)
 		return true;
-	if (v->es || (v->version >= 420 && !v->compatibility))
-		return false;
 	glsl_lexer_init(&lx, src, len);
-	while (glsl_lex(&lx, &t) != GTOK_EOF)
-		if (t.kind == GTOK_IDENT && uses_removed(&lg, &t, &lx))
+	while (glsl_lex(&lx, &t) != GTOK_EOF) {
+		if (t.kind != GTOK_IDENT)
+			continue;
+		if ((removed && uses_removed(&lg, &t, &lx)) || vulkan_name_use(&t, &lx) >= 0 ||
+		    (inverse_140 && glsl_token_is(&t, "inverse") && is_call(&lx)))
 			return true;
+	}
 	return false;
 }
 
@@ -363,9 +430,12 @@ static void choose_versions(struct legacy *lg)
 {
 	lg->to = lg->from;
 	lg->to.compatibility = false;
-	lg->old_builtins = lg->from.es ? lg->from.version < 300 : true;
+	lg->old_builtins = lg->from.es ? lg->from.version < 300 :
+			   lg->from.version < 420 || lg->from.compatibility;
 	lg->calls_only = !lg->from.es && lg->from.version >= 140;
 	if (lg->from.es) {
+		if (lg->from.version >= 310)
+			return;		/* only Vulkan's words, used as names */
 		lg->to.version = lg->stage == STAGE_TASK || lg->stage == STAGE_MESH ? 320 : 310;
 		if (lg->from.version < 300) {
 			lg->words[0] = es_words_300;
@@ -404,6 +474,7 @@ static void mark_used(struct legacy *lg, const char *name)
  * source declares; rename it when the new version has a built-in of that name. */
 static void note_function(struct legacy *lg, const struct glsl_token *name)
 {
+	lg->defines_inverse |= glsl_token_is(name, "inverse");
 	for (int set = 0; set < 2; set++) {
 		int i = find_word(lg->functions[set], name);
 		if (i >= 0 && i < MAX_FUNCTIONS)
@@ -416,13 +487,10 @@ static void note_function(struct legacy *lg, const struct glsl_token *name)
 static bool removed_function(const struct legacy *lg, const struct glsl_token *t,
 			     const struct glsl_lexer *lx)
 {
-	struct glsl_lexer peek = *lx;
-	struct glsl_token next;
-
 	if (!lg->old_builtins || (!find_texture_rename(t) && find_shadow(t) < 0))
 		return false;
-	return !lg->calls_only ||
-	       (glsl_lex_skip_blanks(&peek, &next) == GTOK_PUNCT && *next.text == '(');
+	int w = find_word(vulkan_words, t);	/* "uniform sampler2D texture2D;" */
+	return (!lg->calls_only && (w < 0 || !lg->vulkan_name[w])) || is_call(lx);
 }
 
 static void note_ident(struct legacy *lg, const struct glsl_token *t, const struct glsl_token *prev,
@@ -435,6 +503,14 @@ static void note_ident(struct legacy *lg, const struct glsl_token *t, const stru
 			lg->redeclared[i] = true;
 		return;
 	}
+	if ((i = vulkan_name_use(t, lx)) >= 0) {
+		lg->vulkan_name[i] = true;
+		return;
+	}
+	if (glsl_token_is(t, "inverse") && is_call(lx))
+		lg->calls_inverse = true;
+	if (lg->words[0] && glsl_token_is(t, "texture") && name_use(t, lx))
+		lg->texture_name = true;
 	if ((i = find_shadow(t)) >= 0) {
 		lg->shadow_used[i] |= removed_function(lg, t, lx);
 	} else if (glsl_token_is(t, "ftransform") && lg->old_builtins) {
@@ -575,7 +651,7 @@ static void add_shadow_helpers(struct legacy *lg)
 		}
 		strbuf_addf(lg->out, "vec4 shdb_%s(%s s, %s p) { return vec4(%s(s, p)); }\n",
 			    f->name, f->sampler, f->coord, f->fn);
-		if (lg->stage == STAGE_FRAGMENT)
+		if (lg->stage == STAGE_FRAGMENT && f->bias)
 			strbuf_addf(lg->out, "vec4 shdb_%s(%s s, %s p, float b) { return vec4(%s(s, p, b)); }\n",
 				    f->name, f->sampler, f->coord, f->fn);
 	}
@@ -636,9 +712,39 @@ static bool renamed_word(const struct legacy *lg, const struct glsl_token *t)
 	return false;
 }
 
+/* The user wrote `t` where the output has `ours` (from `at`): remember it
+ * for messages.  Names only shdb makes (shdb_…) hold on every line, the
+ * others (texture for texture2D) on the token's own line. */
+static void note_spelling(struct legacy *lg, const struct glsl_token *t, size_t at)
+{
+	const char *ours = lg->out->buf + at;
+	size_t n = lg->out->len - at;
+	int line = lg->first_line - 1 + (lg->from.present ? lg->from.line : 0) + t->line;
+	bool global = n > 5 && !memcmp(ours, "shdb_", 5);
+
+	if (!lg->spellings || (n == t->len && !memcmp(ours, t->text, n)))
+		return;
+	for (size_t k = 0; k < n; k++)
+		if (!(ours[k] == '_' || (ours[k] >= '0' && ours[k] <= '9') ||
+		      ((ours[k] | 0x20) >= 'a' && (ours[k] | 0x20) <= 'z')))
+			return;		/* not one name (ftransform's expansion) */
+	if (!global && !lg->exact_lines)
+		return;
+	if (global)
+		line = 0;
+	for (size_t k = 0; k < lg->spellings->len; k++) {
+		const struct spelling *sp = &lg->spellings->data[k];
+		if (sp->line == line && strlen(sp->ours) == n && !memcmp(sp->ours, ours, n))
+			return;
+	}
+	array_push(lg->spellings, (struct spelling){ line, xstrndup(ours, n),
+						     xstrndup(t->text, t->len) });
+}
+
 static void emit_ident(struct legacy *lg, struct glsl_lexer *lx, const struct glsl_token *t)
 {
 	struct strbuf *out = lg->out;
+	size_t at = out->len;
 	const char *to;
 	int i;
 
@@ -658,11 +764,13 @@ static void emit_ident(struct legacy *lg, struct glsl_lexer *lx, const struct gl
 	} else if (glsl_token_is(t, "ftransform") && lg->old_builtins &&
 		   lg->stage == STAGE_VERTEX && take_empty_call(lx)) {
 		strbuf_addstr(out, "(shdb_ModelViewProjectionMatrix * shdb_Vertex)");
-	} else if (renamed_word(lg, t)) {
+	} else if (renamed_word(lg, t) || (lg->texture_name && glsl_token_is(t, "texture")) ||
+		   ((i = find_word(vulkan_words, t)) >= 0 && lg->vulkan_name[i])) {
 		strbuf_addf(out, "shdb_%.*s", (int)t->len, t->text);
 	} else {
 		strbuf_add(out, t->text, t->len);
 	}
+	note_spelling(lg, t, at);
 }
 
 /* Pass 2: copy the source after its #version line, rewriting as we go. */
@@ -685,12 +793,25 @@ static void emit(struct legacy *lg, const char *src, size_t len)
 }
 
 void legacy_rewrite(const char *src, size_t len, int first_line, enum shader_stage stage,
-		    const struct glsl_version *v, struct strbuf *out, struct glsl_version *to)
+		    const struct glsl_version *v, struct strbuf *out, struct glsl_version *to,
+		    spelling_array *spellings, bool exact_lines)
 {
-	struct legacy lg = { .stage = stage, .from = *v, .first_line = first_line, .out = out };
+	struct legacy lg = { .stage = stage, .from = *v, .first_line = first_line, .out = out,
+			     .spellings = spellings, .exact_lines = exact_lines };
 
 	choose_versions(&lg);
 	scan(&lg, src, len);
+	if (!lg.to.es && lg.to.version == 140 && lg.calls_inverse && !lg.defines_inverse)
+		lg.to.version = 150;	/* glslang's first version with inverse() */
 	emit(&lg, src, len);
 	*to = lg.to;
+}
+
+void spellings_release(spelling_array *a)
+{
+	for (size_t i = 0; i < a->len; i++) {
+		free(a->data[i].ours);
+		free(a->data[i].theirs);
+	}
+	array_free(a);
 }

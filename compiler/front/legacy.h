@@ -16,7 +16,17 @@
 
 #include "compiler/front/glsl_lex.h"
 #include "compiler/stage.h"
+#include "compiler/util/array.h"
 #include "compiler/util/strbuf.h"
+
+/* A name the rewrite changed: `ours` in the rewritten text stands for the
+ * user's `theirs`, on user line `line` (0: on every line). */
+struct spelling {
+	int line;
+	char *ours, *theirs;
+};
+typedef ARRAY(struct spelling) spelling_array;
+void spellings_release(spelling_array *a);
 
 /* Whether `src` (of version `v`, for `stage`) takes the legacy path:
  * desktop below 1.40 (or no #version), ES 1.00 and 3.00, and newer desktop
@@ -27,10 +37,14 @@ bool legacy_needed(const char *src, size_t len, const struct glsl_version *v,
 /*
  * Rewrite `src` (of version `v`, for `stage`) into `out` (appended); the
  * first line of `src` is line `first_line` in messages.  `to` gets the
- * version of the result.  Always succeeds: what the rewrite does not know
- * stays as it is, and glslang says what is wrong with it.
+ * version of the result; `spellings` (may be NULL) what the user wrote for
+ * each name changed — on its line when `exact_lines` (no include expanded
+ * into `src`), for names only the rewrite makes on every line.  Always
+ * succeeds: what the rewrite does not know stays as it is, and glslang says
+ * what is wrong with it.
  */
 void legacy_rewrite(const char *src, size_t len, int first_line, enum shader_stage stage,
-		    const struct glsl_version *v, struct strbuf *out, struct glsl_version *to);
+		    const struct glsl_version *v, struct strbuf *out, struct glsl_version *to,
+		    spelling_array *spellings, bool exact_lines);
 
 #endif

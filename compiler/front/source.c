@@ -3,7 +3,8 @@
  * glslang (source.h), in this order —
  *
  *  1. refuse what is not text (a NUL byte) or absurdly large;
- *  2. expand #include directives (include.c);
+ *  2. expand #include directives (include.c), then keep the stage's own
+ *     lines of a file of several (multistage.c);
  *  3. GLSL older than glslang accepts: the legacy rewrite (legacy.c);
  *  4. after the #version line, what the steps above need and a #line that
  *     gives the next line its number in the user's file:
@@ -28,6 +29,41 @@ void prepared_source_release(struct prepared_source *ps)
 	for (size_t i = 0; i < ps->include_errors.len; i++)
 		free(ps->include_errors.data[i]);
 	array_free(&ps->include_errors);
+	spellings_release(&ps->spellings);
+}
+
+static const char *spelling_of(const struct prepared_source *ps, int line, bool own_file,
+			       const char *name, size_t n)
+{
+	for (size_t i = 0; i < ps->spellings.len; i++) {
+		const struct spelling *sp = &ps->spellings.data[i];
+		if ((sp->line == 0 || (own_file && sp->line == line)) && strlen(sp->ours) == n &&
+		    !memcmp(sp->ours, name, n))
+			return sp->theirs;
+	}
+	return NULL;
+}
+
+void source_respell(const struct prepared_source *ps, int line, bool own_file, const char *msg,
+		    size_t len, struct strbuf *out)
+{
+	const char *p = msg, *end = msg + len;
+	while (p < end) {
+		const char *q = ps && ps->spellings.len ? memchr(p, '\'', (size_t)(end - p)) : NULL;
+		const char *close = q ? memchr(q + 1, '\'', (size_t)(end - q - 1)) : NULL;
+		if (!close) {
+			strbuf_add(out, p, (size_t)(end - p));
+			return;
+		}
+		const char *theirs = spelling_of(ps, line, own_file, q + 1, (size_t)(close - q - 1));
+		strbuf_add(out, p, (size_t)(q + 1 - p));
+		if (theirs)
+			strbuf_addstr(out, theirs);
+		else
+			strbuf_add(out, q + 1, (size_t)(close - q - 1));
+		strbuf_addch(out, '\'');
+		p = close + 1;
+	}
 }
 
 static int line_of_offset(const char *src, size_t off)
@@ -117,10 +153,10 @@ static void add_after_version(struct strbuf *out, const char *src, size_t len,
 }
 
 int source_prepare(const char *file, const char *src, size_t len, int first_line,
-		   enum shader_stage stage, bool hlsl, const struct compile_options *o,
-		   struct prepared_source *ps, struct diag *d)
+		   enum shader_stage stage, bool hlsl, enum multistage_kind multi,
+		   const struct compile_options *o, struct prepared_source *ps, struct diag *d)
 {
-	struct strbuf expanded = STRBUF_INIT, rewritten = STRBUF_INIT;
+	struct strbuf expanded = STRBUF_INIT, rewritten = STRBUF_INIT, selected = STRBUF_INIT;
 	struct glsl_version v;
 	bool includes;
 	int ret = 0;
@@ -144,10 +180,16 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 		src = expanded.buf;
 		len = expanded.len;
 	}
+	if (multi == MULTI_PRAGMA) {
+		multistage_select(src, len, stage, &selected);
+		src = selected.buf;
+		len = selected.len;
+	}
 
 	ps->version = v;
 	if (!hlsl && legacy_needed(src, len, &v, stage)) {
-		legacy_rewrite(src, len, first_line, stage, &v, &rewritten, &ps->version);
+		legacy_rewrite(src, len, first_line, stage, &v, &rewritten, &ps->version,
+			       &ps->spellings, !includes);
 		ps->legacy = true;
 		src = rewritten.buf;
 		len = rewritten.len;
@@ -169,5 +211,6 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 out:
 	strbuf_release(&expanded);
 	strbuf_release(&rewritten);
+	strbuf_release(&selected);
 	return ret;
 }

@@ -12,6 +12,8 @@
 
 #include "compiler/compile_types.h"
 #include "compiler/front/glsl_lex.h"
+#include "compiler/front/legacy.h"
+#include "compiler/front/multistage.h"
 #include "compiler/util/error.h"
 #include "compiler/util/strbuf.h"
 
@@ -36,6 +38,7 @@ struct prepared_source {
 	bool spirv_14;			/* needs SPIR-V 1.4: Vulkan's ray tracing and mesh
 					 * extensions, HLSL for those stages */
 	string_array include_errors;	/* what "#error shdb_include_error_N" stands for */
+	spelling_array spellings;	/* the user's names for what the legacy rewrite renamed */
 };
 
 void prepared_source_release(struct prepared_source *ps);
@@ -43,12 +46,13 @@ void prepared_source_release(struct prepared_source *ps);
 /*
  * Prepare `src` for glslang.  `file` names it in messages, and its line 1 is
  * line `first_line` of that file (a .shader_test section starts further
- * down).  Returns 0, or -1 with the reason in `d` (binary data, include
+ * down).  For a file of several stages (`multi` MULTI_PRAGMA) the lines of
+ * `stage` alone are kept, after the includes are expanded.  Returns 0, or -1 with the reason in `d` (binary data, include
  * trouble).
  */
 int source_prepare(const char *file, const char *src, size_t len, int first_line,
-		   enum shader_stage stage, bool hlsl, const struct compile_options *o,
-		   struct prepared_source *ps, struct diag *d);
+		   enum shader_stage stage, bool hlsl, enum multistage_kind multi,
+		   const struct compile_options *o, struct prepared_source *ps, struct diag *d);
 
 /* HLSL or GLSL, for files whose extension does not say (Vulkan samples keep
  * HLSL in .frag/.vert files): HLSL when there is no #version and HLSL-only
@@ -69,5 +73,14 @@ int source_expand_includes(const char *file, const char *src, size_t len, int fi
 
 /* "shdb_include_error_N" in a glslang message: the message it stands for. */
 const char *source_include_error(const struct prepared_source *ps, const char *msg, size_t len);
+
+/*
+ * A glslang message about line `line` (of the user's file itself when
+ * `own_file`, else of a header) with each quoted name the legacy rewrite
+ * made ('texture', 'shdb_FragColor') put back as the user wrote it
+ * ('texture2DRect', 'gl_FragColor'), appended to `out`.
+ */
+void source_respell(const struct prepared_source *ps, int line, bool own_file, const char *msg,
+		    size_t len, struct strbuf *out);
 
 #endif

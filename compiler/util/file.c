@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,6 +16,43 @@ static int fail(struct strbuf *err, const char *what, const char *path)
 	if (err)
 		strbuf_addf(err, "cannot %s '%s': %s", what, path, strerror(errno));
 	return -1;
+}
+
+int file_map(const char *path, struct file_map *m, struct strbuf *err)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	m->data = "";
+	m->len = 0;
+	if (fd < 0)
+		return fail(err, "read", path);
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int e = S_ISREG(st.st_mode) ? errno : EINVAL;
+		close(fd);
+		errno = e;
+		return fail(err, "map", path);
+	}
+	if (st.st_size) {
+		void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (p == MAP_FAILED) {
+			int e = errno;
+			close(fd);
+			errno = e;
+			return fail(err, "map", path);
+		}
+		m->data = p;
+		m->len = (size_t)st.st_size;
+	}
+	close(fd);
+	return 0;
+}
+
+void file_unmap(struct file_map *m)
+{
+	if (m->len)
+		munmap((void *)m->data, m->len);
+	m->data = "";
+	m->len = 0;
 }
 
 int read_file(const char *path, struct strbuf *out, struct strbuf *err)

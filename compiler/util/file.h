@@ -20,6 +20,18 @@
 int read_file(const char *path, struct strbuf *out, struct strbuf *err);
 
 /*
+ * A whole file mapped read-only (a database of hundreds of megabytes is read
+ * where a compile needs it, not copied).  An empty file maps to an empty
+ * buffer.  Returns 0, or -1 with the reason in `err`.
+ */
+struct file_map {
+	const char *data;
+	size_t len;
+};
+int file_map(const char *path, struct file_map *m, struct strbuf *err);
+void file_unmap(struct file_map *m);
+
+/*
  * Replace `path` with `len` bytes atomically: write a temporary file in the
  * same directory, fsync it, rename it over `path`.  A crash at any point
  * leaves either the old or the new content, never a mix.

@@ -29,7 +29,7 @@ static void check_file(const char *name, bool update)
 	}
 	glsl_find_version(src.buf, src.len, &v);
 	ok(legacy_needed(src.buf, src.len, &v, stage), "%s takes the legacy path", name);
-	legacy_rewrite(src.buf, src.len, 1, stage, &v, &out, &to);
+	legacy_rewrite(src.buf, src.len, 1, stage, &v, &out, &to, NULL, true);
 
 	strbuf_addstr(&path, ".expected");
 	if (update) {

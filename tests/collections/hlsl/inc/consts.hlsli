@@ -1,0 +1,1 @@
+static const float GAIN = 1.0;
