@@ -76,6 +76,10 @@ struct compile_options {
 	uint64_t exec_first_seed;
 	bool want_exec_text;		/* keep the simulator's results of the first seed */
 	bool time_passes;		/* each pass's time into compile_output.times */
+	const char *test_break;		/* test only: what the backend breaks on purpose
+					 * ("ra,postsched,nops": SHDB_IR3_BREAK, which
+					 * shdb compile reads), to show the simulator
+					 * catches it; NULL: nothing */
 	struct compile_progress *progress;	/* NULL, or updated as the compile goes */
 };
 

@@ -369,6 +369,8 @@ int cmd_compile(int argc, char **argv)
 	struct compile_output out;
 
 	compile_options_init(&c.opts);
+	/* test only (tests/t0820-sim.sh): break backend passes on purpose */
+	c.opts.test_break = getenv("SHDB_IR3_BREAK");
 	parse_options(&c, argc, argv);
 	const char *path = argv[optind];
 

@@ -3,8 +3,9 @@
  * Every pass, on the IR or the machine IR, reports through the options:
  * --print-after dumps go into the result's IR text (with the lowering's,
  * after a "# ---- TARGET backend ----" line), times into the output.
- * Test aid: SHDB_IR3_BREAK=ra,postsched,nops breaks those passes on purpose
- * (ir3.h IR3_BREAK_*), for the tests that show the simulator catches it.
+ * Test aid: compile_options.test_break ("ra,postsched,nops") breaks those
+ * passes on purpose (ir3.h IR3_BREAK_*), for the tests that show the
+ * simulator catches it.
  */
 #include "compiler/ir3/ir3_shader.h"
 
@@ -184,7 +185,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 			.want_disasm = o->want_disasm, .print_after = o->print_after,
 			.passes = o->passes, .time_passes = o->time_passes, .made_by = "ir3_isel",
 			.running = pr ? &pr->pass : NULL,
-			.test_break = test_break(getenv("SHDB_IR3_BREAK")),
+			.test_break = test_break(o->test_break),
 		};
 		struct ir3_compile_output mo;
 		ir3_compile_output_init(&mo);
