@@ -72,6 +72,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	uint64_t h = hash_bytes(data, size);
 	enum shader_stage stage = stages[h % (sizeof(stages) / sizeof(stages[0]))];
 	bool hlsl = (h >> 8) % 8 == 0;
+	/* one stage, or a file of several: .slang pragmas, RetroArch defines */
+	enum multistage_kind multi = (enum multistage_kind)((h >> 12) % 3);
 
 	struct strbuf file = STRBUF_INIT, inc = STRBUF_INIT;
 	strbuf_addf(&file, "%s/fuzz.glsl", dir);
@@ -81,7 +83,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	array_push(&o.include_dirs, inc.buf);
 	struct prepared_source ps;
 	struct diag d = DIAG_INIT;
-	if (source_prepare(file.buf, (const char *)data, size, 1, stage, hlsl, &o, &ps, &d) < 0)
+	if (source_prepare(file.buf, (const char *)data, size, 1, stage, hlsl, multi, &o, &ps, &d) < 0)
 		FUZZ_CHECK(d.errors > 0 && !strstr(d.text.buf, "internal error"),
 			   "failed without an error: '%s'", d.text.buf);
 	else

@@ -63,7 +63,7 @@ jsonl)
 mesa)
 	head -n 40 tests/golden/reportpy/fd-before.txt >"$dir/seed-fd-before.txt"
 	head -n 40 tests/golden/reportpy/fd-after.txt >"$dir/seed-fd-after.txt" ;;
-fossil | asm_pack) ;;	# hand-made seeds only (tests/fuzz/NAME/)
+fossil | asm_pack | foz) ;;	# hand-made seeds only (tests/fuzz/NAME/)
 *)
 	echo "fuzz/seeds.sh: no seeds for '$name'" >&2 ;;
 esac
