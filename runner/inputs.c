@@ -257,8 +257,7 @@ static void walk(struct inputs *in, uint32_t root, int dirfd, const char *prefix
 		if (de->d_name[0] != '.')
 			array_push(&names, xstrdup(de->d_name));
 	closedir(d);
-	if (names.len)
-		qsort(names.data, names.len, sizeof(*names.data), cmp_names);
+	array_sort(&names, cmp_names);
 
 	for (size_t i = 0; i < names.len; i++) {
 		const char *name = names.data[i];
@@ -398,8 +397,7 @@ static int cmp_jobs(const void *a, const void *b)
  * paths are relative to one folder, or each starts with its input. */
 static void sort_jobs(struct inputs *in)
 {
-	if (in->jobs.len)	/* qsort's array may not be NULL, even empty */
-		qsort(in->jobs.data, in->jobs.len, sizeof(struct job), cmp_jobs);
+	array_sort(&in->jobs, cmp_jobs);
 	size_t n = 0;
 	for (size_t i = 0; i < in->jobs.len; i++)
 		if (!n || strcmp(in->jobs.data[n - 1].path, in->jobs.data[i].path))

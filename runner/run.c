@@ -326,7 +326,7 @@ static void advance(struct run *r)
 		struct slot *s = slot_of(r, r->next_write);
 		if (!s->done)
 			break;
-		qsort(s->recs.data, s->recs.len, sizeof(struct rec), cmp_rec);
+		array_sort(&s->recs, cmp_rec);
 		for (size_t i = 0; i < s->recs.len; i++) {
 			count_record(r, s->recs.data[i].line);
 			strbuf_addstr(&r->wbuf, s->recs.data[i].line);

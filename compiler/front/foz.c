@@ -62,7 +62,7 @@ static int cmp_entries(const void *a, const void *b)
  * readers ignore the later ones). */
 static void sort_entries(struct foz_db *db)
 {
-	qsort(db->entries.data, db->entries.len, sizeof(*db->entries.data), cmp_entries);
+	array_sort(&db->entries, cmp_entries);
 	size_t n = 0;
 	for (size_t i = 0; i < db->entries.len; i++) {
 		struct foz_entry *e = &db->entries.data[i];
@@ -211,7 +211,8 @@ void foz_list_pipelines(const struct foz_db *db, foz_hash_array *hashes)
 		if (e->tag == FOZ_TAG_GRAPHICS_PIPELINE || e->tag == FOZ_TAG_COMPUTE_PIPELINE)
 			array_push(hashes, e->hash);
 	}
-	qsort(hashes->data + from, hashes->len - from, sizeof(uint64_t), cmp_hashes);
+	if (hashes->len > from + 1)
+		qsort(hashes->data + from, hashes->len - from, sizeof(uint64_t), cmp_hashes);
 	for (size_t i = from; i < hashes->len; i++)	/* a hash of both kinds: once */
 		if (i == from || hashes->data[i] != hashes->data[n - 1])
 			hashes->data[n++] = hashes->data[i];
@@ -423,7 +424,7 @@ int foz_parse_pipeline(const char *payload, size_t len, uint32_t tag, uint64_t h
 		if (!ret)
 			ret = parse_libraries(json_object_get(obj, "pNext"), p, err);
 	}
-	qsort(p->stages.data, p->stages.len, sizeof(*p->stages.data), cmp_stages);
+	array_sort(&p->stages, cmp_stages);
 	json_decref(doc);
 	return ret;
 }

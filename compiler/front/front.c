@@ -380,7 +380,7 @@ static void compile_foz(struct program *p, const char *data, size_t len,
 			diag_error(&d, p->name, 0, 0, "%s", err.buf);
 		add_failed_unit(p, STAGE_NONE, &d);
 	} else {
-		qsort(all.stages.data, all.stages.len, sizeof(*all.stages.data), cmp_foz_stages);
+		array_sort(&all.stages, cmp_foz_stages);
 		for (size_t i = 0; i < all.stages.len; i++)
 			if (front_stage_selected(o, all.stages.data[i].stage))
 				foz_stage_unit(p, &db, &all.stages.data[i], name, o, &payload);

@@ -33,6 +33,13 @@
 #define array_pop(a) ((a)->data[--(a)->len])
 #define array_last(a) ((a)->data[(a)->len - 1])
 #define array_free(a) (free((a)->data), (a)->data = NULL, (a)->len = (a)->cap = 0)
+/* qsort() the elements; an empty array's data is NULL, which qsort may not
+ * be given even with no elements (undefined behaviour UBSan reports). */
+#define array_sort(a, cmp)                                                     \
+	do {                                                                   \
+		if ((a)->len > 1)                                              \
+			qsort((a)->data, (a)->len, sizeof(*(a)->data), cmp);   \
+	} while (0)
 
 static inline void array_grow_(void **data, size_t *cap, size_t need, size_t elem)
 {
