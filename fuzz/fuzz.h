@@ -36,8 +36,9 @@ const char *fuzz_file(const uint8_t *data, size_t size);
 /* `data` as a NUL-terminated copy; free() it. */
 char *fuzz_string(const uint8_t *data, size_t size);
 
-/* A located error: diag text that starts with "NAME:" and holds "error: ",
- * and no "internal error". */
+/* A located error: a diag line "NAME[:LINE[:COL]]: error: …", and no line
+ * "…: error: internal error" (words a message quotes from the input do not
+ * count: only what follows the location does). */
 struct diag;
 int fuzz_located(const struct diag *d, const char *name);
 

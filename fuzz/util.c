@@ -5,6 +5,7 @@
  */
 #include "fuzz/fuzz.h"
 
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -40,17 +41,35 @@ char *fuzz_string(const uint8_t *data, size_t size)
 	return s;
 }
 
+/* What a diag line says it is: the word after "NAME[:LINE[:COL]]: ", or NULL
+ * when the line does not start with NAME's location.  A message may quote
+ * the input, so only this place tells an error from a warning. */
+static const char *line_kind(const char *line, const char *name, size_t n)
+{
+	if (strncmp(line, name, n))
+		return NULL;
+	const char *p = line + n;
+	while (*p == ':' && p[1] >= '0' && p[1] <= '9')
+		for (p++; *p >= '0' && *p <= '9'; p++)
+			;
+	return p[0] == ':' && p[1] == ' ' ? p + 2 : NULL;
+}
+
 int fuzz_located(const struct diag *d, const char *name)
 {
 	size_t n = strlen(name);
-	if (d->errors <= 0 || strstr(d->text.buf, ": error: internal error"))
+	bool located = false;
+	if (d->errors <= 0)
 		return 0;
 	for (const char *line = d->text.buf; *line;) {
 		const char *nl = strchrnul(line, '\n');
-		if (!strncmp(line, name, n) && line[n] == ':' &&
-		    memmem(line, (size_t)(nl - line), ": error: ", 9))
-			return 1;
+		const char *kind = line_kind(line, name, n);
+		if (kind && !strncmp(kind, "error: ", 7)) {
+			if (!strncmp(kind + 7, "internal error", 14))
+				return 0;
+			located = true;
+		}
 		line = *nl ? nl + 1 : nl;
 	}
-	return 0;
+	return located;
 }
