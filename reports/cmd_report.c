@@ -34,6 +34,8 @@ static const char usage[] =
 	"                        (default 10; 0 lists all)\n"
 	"      --ignore-loops    as shdb cmp: also compare shaders whose loop count changed\n"
 	"      --no-charts       do not run gnuplot\n"
+	"      --source DIR      where the shaders' paths start, for their source on their\n"
+	"                        pages (default: the last run's input folder, when it has one)\n"
 	"  -j, --jobs N          runs read at once (default: the number of cores)\n"
 	"\n"
 	"Exit status: 0; 1 when part of the history could not be read, gnuplot is\n"
@@ -44,12 +46,13 @@ static const char usage[] =
 
 static void parse_args(struct report_options *o, int argc, char **argv)
 {
-	enum { O_TOP = 256, O_IGNORE_LOOPS, O_NO_CHARTS };
+	enum { O_TOP = 256, O_IGNORE_LOOPS, O_NO_CHARTS, O_SOURCE };
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "ignore-loops", no_argument, NULL, O_IGNORE_LOOPS },
 		{ "no-charts", no_argument, NULL, O_NO_CHARTS },
+		{ "source", required_argument, NULL, O_SOURCE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -62,6 +65,7 @@ static void parse_args(struct report_options *o, int argc, char **argv)
 		case O_TOP: o->top = (size_t)parse_long_option("--top", optarg, 0, 1000000); break;
 		case O_IGNORE_LOOPS: o->ignore_loops = true; break;
 		case O_NO_CHARTS: o->charts = false; break;
+		case O_SOURCE: o->source = optarg; break;
 		case 'j': o->jobs = (int)parse_long_option("-j", optarg, 1, 1024); break;
 		case 'h': usage_exit(usage, true);
 		default: usage_exit(usage, false);

@@ -63,6 +63,10 @@ static void read_meta(struct history_run *hr, struct diag *diag)
 		hr->date = json_str(meta, "date");
 		hr->commit = json_str(meta, "git_commit");
 		hr->status = json_str(meta, "status");
+		json_t *roots = json_object_get(meta, "corpus_roots");
+		for (size_t i = 0; i < json_array_size(roots); i++)
+			if (json_is_string(json_array_get(roots, i)))
+				array_push(&hr->roots, xstrdup(json_string_value(json_array_get(roots, i))));
 	}
 	if (hr->status && strcmp(hr->status, "complete"))
 		diag_warning(diag, path, 0, 0, "the run is '%s', not complete; its records are "
@@ -158,6 +162,7 @@ void history_release(struct history *h)
 		free(hr->label);
 		free(hr->date);
 		free(hr->commit);
+		string_list_free(&hr->roots);
 		free(hr->status);
 	}
 	array_free(&h->runs);

@@ -68,7 +68,11 @@ static const char css[] =
 	"pre.diff .add{background:#e6ffed}pre.diff .del{background:#ffeef0}"
 	"pre.diff .hunk{color:#6f42c1;background:#f3f0fb}"
 	"ul.problems{font-family:'DejaVu Sans Mono',monospace;font-size:12px}"
-	".note{color:#6b7b86;font-style:italic}";
+	".note{color:#6b7b86;font-style:italic}"
+	"th[data-sorted=up]::after{content:' ▲'}th[data-sorted=down]::after{content:' ▼'}"
+	"svg.spark{background:#fff;border:1px solid #e8ecef}"
+	"pre.source{background:#fafbfc;border:1px solid #e8ecef;padding:6px 10px;overflow-x:auto;"
+	"max-height:480px}";
 
 void page_begin(struct page *p, const char *title)
 {
@@ -81,8 +85,43 @@ void page_begin(struct page *p, const char *title)
 		    E(p, title), css);
 }
 
+/* A click on a header of a table.sortable sorts its rows by that column (a
+ * second click reverses); numbers as numbers.  The page reads the same
+ * without it.  Written without '<' and '&', so the page stays well-formed
+ * XML too. */
+static const char sort_script[] =
+	"<script>\n"
+	"function shdbKey(cell) {\n"
+	"  var s = cell ? (cell.getAttribute('data-sort') || cell.textContent.trim()) : '';\n"
+	"  return /^[+-]?[0-9][0-9,]*([.][0-9]+)?%?$/.test(s) ? parseFloat(s.replace(/,/g, '')) :\n"
+	"    s.toLowerCase();\n"
+	"}\n"
+	"document.querySelectorAll('table.sortable').forEach(function (t) {\n"
+	"  var head = t.rows[0];\n"
+	"  Array.prototype.forEach.call(head.cells, function (th, col) {\n"
+	"    th.style.cursor = 'pointer';\n"
+	"    th.title = 'sort by this column';\n"
+	"    th.addEventListener('click', function () {\n"
+	"      var down = th.getAttribute('data-sorted') === 'up';\n"
+	"      Array.prototype.forEach.call(head.cells, function (h) {\n"
+	"        h.removeAttribute('data-sorted');\n"
+	"      });\n"
+	"      th.setAttribute('data-sorted', down ? 'down' : 'up');\n"
+	"      var rows = Array.prototype.slice.call(t.rows, 1);\n"
+	"      rows.sort(function (a, b) {\n"
+	"        var x = shdbKey(a.cells[col]), y = shdbKey(b.cells[col]);\n"
+	"        var c = typeof x === typeof y ? (x > y) - (y > x) : typeof x === 'number' ? -1 : 1;\n"
+	"        return down ? -c : c;\n"
+	"      });\n"
+	"      rows.forEach(function (r) { r.parentNode.appendChild(r); });\n"
+	"    });\n"
+	"  });\n"
+	"});\n"
+	"</script>\n";
+
 void page_end(struct page *p)
 {
+	strbuf_addstr(&p->out, sort_script);
 	strbuf_addstr(&p->out, "</body>\n</html>\n");
 	arena_release(&p->scratch);
 }

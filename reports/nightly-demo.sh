@@ -2,18 +2,21 @@
 # make nightly-demo: two small histories of six "nights" over the bundled corpus
 # (shaders/), each rendered by shdb report.
 #
-#  corpus/   shdb's own compiler on shaders/ and tests/ir/ (IR the ir3 backend
-#            compiles already), targets a630 and a740, --keep-asm; nights 3 and 6
-#            are built with --passes none (no optimisation), the others with the
-#            default pipeline.  Once the two option sets give different code,
-#            night 6 is a regression against night 5 first seen in night 3; until
-#            then the trends are flat, and the GLSL files, which do not reach the
-#            backend yet, show as failures grouped by message.
+#  corpus/   shdb's own compiler on shaders/ and tests/ir/, targets a630 and a740,
+#            --keep-asm; nights 3 and 6 are built with --passes none (no
+#            optimisation), the others with the default pipeline: the unoptimised
+#            code nearly doubles inst and nops, so night 6 is a regression against
+#            night 5 first seen in night 3; the IR files the backend refuses
+#            (64-bit floats, 64-bit integer division) show as failures grouped by
+#            message.
 #  standin/  the same corpus through a stand-in compiler (shdb run --compiler): a
 #            shell script printing Mesa ir3 shader-db lines and a made-up listing
 #            whose numbers drift a little each night and regress some shaders in
-#            nights 3 and 6, so the report always has trends, alerts and
-#            disassembly diffs to show.
+#            nights 3 and 6, so the report always has trends (one whose y axis is
+#            not from 0), alerts and disassembly diffs to show.
+# Every night is of one commit, so the charts name the runs by label.  The
+# reports are made from the source folder, where the runs' paths start: the
+# shader pages show their sources.
 #
 #	reports/nightly-demo.sh OUTDIR      (SHDB: the shdb binary)
 set -eu

@@ -91,9 +91,9 @@ static void alert_row(struct page *p, const struct report *r, const struct scope
 		    hurt ? "hurt" : "helped", E(p, s->name), E(p, sc->info->key),
 		    verdict_word(sc->verdict), E(p, s->name), E(p, sc->info->display),
 		    E(p, sc->info->key));
-	strbuf_addf(&p->out, "<td class=\"n\">%s → %s</td><td class=\"n %s\">%s</td>"
+	strbuf_addf(&p->out, "<td class=\"n\" data-sort=\"%s\">%s → %s</td><td class=\"n %s\">%s</td>"
 			     "<td class=\"n\">%zu / %zu</td>",
-		    N(p, b), N(p, f), change_class(sc->info->higher_better, b, f),
+		    X(p, f), N(p, b), N(p, f), change_class(sc->info->higher_better, b, f),
 		    b == f ? "." : P(p, rel_change(b, f)), sc->helped.len, sc->hurt.len);
 	intervals_cell(p, sc);
 	strbuf_addf(&p->out, "<td class=\"%s\">%s</td>", verdict_class(sc->verdict),
@@ -125,7 +125,8 @@ static void alerts(struct page *p, const struct report *r)
 		strbuf_addstr(&p->out, "<p class=\"good\">No significant change.</p></section>\n");
 		return;
 	}
-	strbuf_addstr(&p->out, "<table id=\"alert-table\">\n<tr><th>Scope</th><th>Statistic</th>"
+	strbuf_addstr(&p->out, "<table class=\"sortable\" id=\"alert-table\">\n<tr><th>Scope</th>"
+			       "<th>Statistic</th>"
 			       "<th class=\"n\">Total</th><th class=\"n\">Change</th>"
 			       "<th class=\"n\">Helped / hurt</th><th class=\"n\">95% CI of mean change: "
 			       "value (%-change)</th><th>Verdict</th><th>First seen (regressed shaders)</th></tr>\n");
@@ -142,7 +143,9 @@ static void alerts(struct page *p, const struct report *r)
 
 /* ---- runs ---- */
 
-static void figure(struct page *p, const struct report *r, const char *file, const char *caption)
+/* A chart and its caption; `note` (markup) follows the caption. */
+static void figure(struct page *p, const struct report *r, const char *file, const char *caption,
+		   const char *note)
 {
 	if (!r->charts_ok) {
 		strbuf_addf(&p->out, "<figure><figcaption>%s: no chart (see the problems above)"
@@ -150,14 +153,15 @@ static void figure(struct page *p, const struct report *r, const char *file, con
 		return;
 	}
 	strbuf_addf(&p->out, "<figure><a href=\"charts/%s.svg\"><img src=\"charts/%s.svg\" "
-			     "alt=\"%s\" width=\"440\" height=\"260\"/></a><figcaption>%s · "
+			     "alt=\"%s\" width=\"440\" height=\"260\"/></a><figcaption>%s%s · "
 			     "<a href=\"charts/%s.png\">PNG</a></figcaption></figure>\n",
-		    file, file, caption, caption, file);
+		    file, file, caption, caption, note, file);
 }
 
 static void runs_table(struct page *p, const struct report *r)
 {
-	strbuf_addstr(&p->out, "<div class=\"scroll\"><table class=\"runs\" id=\"runs\">\n<tr><th class=\"n\">#</th><th>Date</th><th>Label"
+	strbuf_addstr(&p->out, "<div class=\"scroll\"><table class=\"runs sortable\" id=\"runs\">\n"
+			       "<tr><th class=\"n\">#</th><th>Date</th><th>Label"
 			       "</th><th>Commit</th><th class=\"n\">Records</th><th class=\"n\">ok</th>"
 			       "<th class=\"n\">error</th><th class=\"n\">crash</th><th class=\"n\">"
 			       "timeout</th><th class=\"n\">skipped</th><th>asm</th></tr>\n");
@@ -239,7 +243,8 @@ static void failures(struct page *p, const struct report *r)
 		strbuf_addstr(&p->out, "<p class=\"good\">None: every record is ok or skipped.</p>\n");
 	else {
 		qsort(list.data, list.len, sizeof(struct failure), cmp_failures);
-		strbuf_addstr(&p->out, "<table><tr><th class=\"n\">Records</th><th>Status</th>"
+		strbuf_addstr(&p->out, "<table class=\"sortable\"><tr><th class=\"n\">Records</th>"
+				       "<th>Status</th>"
 				       "<th>Message</th><th>For example</th></tr>\n");
 		for (size_t i = 0; i < shown(r, list.len); i++) {
 			const struct failure *f = &list.data[i];
@@ -265,7 +270,7 @@ static void runs(struct page *p, const struct report *r)
 	strbuf_addstr(&p->out, "<section id=\"history\"><h2>Runs</h2>\n");
 	runs_table(p, r);
 	strbuf_addstr(&p->out, "<div class=\"runs\">\n");
-	figure(p, r, "status", "Records by status, all targets");
+	figure(p, r, "status", "Records by status, all targets", "");
 	failures(p, r);
 	strbuf_addstr(&p->out, "</div></section>\n");
 }
@@ -277,7 +282,8 @@ static void status_changes(struct page *p, const struct report *r, const struct 
 	const struct comparison *c = &s->cmp;
 	if (!c->status_changes.len)
 		return;
-	strbuf_addf(&p->out, "<details><summary>Status changes: %zu</summary>\n<table>\n"
+	strbuf_addf(&p->out, "<details><summary>Status changes: %zu</summary>\n"
+			     "<table class=\"sortable\">\n"
 			     "<tr><th>Shader</th><th>Target</th><th>Change</th><th>Message (last run)"
 			     "</th></tr>\n", c->status_changes.len);
 	for (size_t i = 0; i < shown(r, c->status_changes.len); i++) {
@@ -301,7 +307,8 @@ static void row_list(struct page *p, const struct report *r, const char *what, c
 {
 	if (!rows->len)
 		return;
-	strbuf_addf(&p->out, "<details><summary>%s: %zu</summary>\n<table>\n<tr><th>Shader</th>"
+	strbuf_addf(&p->out, "<details><summary>%s: %zu</summary>\n<table class=\"sortable\">\n"
+			     "<tr><th>Shader</th>"
 			     "<th>Target</th><th>Status</th></tr>\n", what, rows->len);
 	for (size_t i = 0; i < shown(r, rows->len); i++) {
 		uint32_t row = rows->data[i];
@@ -317,6 +324,7 @@ static void scope_details(struct page *p, const struct report *r, const struct s
 {
 	comparison_line(p, s);
 	comparison_table(p, s);
+	groups_table(p, s, "app", &s->cmp.by_app, r->opts->top);
 	status_changes(p, r, s);
 	row_list(p, r, "Lost (in the previous run only)", s->cmp.before, &s->cmp.lost);
 	row_list(p, r, "Gained (in the last run only)", s->cmp.after, &s->cmp.gained);
@@ -376,7 +384,8 @@ static void change_list(struct page *p, const struct report *r, const struct sco
 		strbuf_addstr(&p->out, "</div>\n");
 		return;
 	}
-	strbuf_addf(&p->out, "<table><tr><th>Shader</th><th class=\"n\">Before</th><th class=\"n\">"
+	strbuf_addf(&p->out, "<table class=\"sortable\"><tr><th>Shader</th><th class=\"n\">Before</th>"
+			     "<th class=\"n\">"
 			     "After</th><th class=\"n\">Change</th>%s</tr>\n",
 		    regressions && sc->verdict == VERDICT_HURT ? "<th>First as bad</th>" : "");
 	for (size_t i = 0; i < shown(r, list->len); i++)
@@ -420,13 +429,17 @@ static void target_section(struct page *p, const struct report *r, size_t t)
 			if (!chart_applies(r, t, &trend_charts[c]))
 				continue;
 			const char *file = arena_printf(&p->scratch, "%s-%s", ti->file, trend_charts[c].id);
+			double lo, hi;
+			bool band = trend_band(r, t, &trend_charts[c], &lo, &hi);
 			figure(p, r, file, arena_printf(&p->scratch, "%s: total over ok records",
-							trend_charts[c].title));
+							trend_charts[c].title),
+			       !band ? "" : arena_printf(&p->scratch, "; <b class=\"bad\">y axis not "
+							 "from 0</b>: %s to %s", N(p, lo), N(p, hi)));
 		}
 		if (has_distribution(s))
 			figure(p, r, arena_printf(&p->scratch, "%s-dist", ti->file),
 			       arena_printf(&p->scratch, "Change per shader of %s, last two runs",
-					    E(p, distribution_stat(s)->info->display)));
+					    E(p, distribution_stat(s)->info->display)), "");
 		strbuf_addstr(&p->out, "</div>\n");
 	}
 	if (s) {

@@ -1,15 +1,15 @@
 /*
  * OUT/shaders/<hash>.html: one page per shader listed on the index (top
  * regressions and improvements): its statistics in the last two runs, its
- * history, and the diff of its disassembly when both runs kept it
- * (shdb run --keep-asm; stats/asm_pack.h).
+ * history (a small chart of the statistic that moved, then the table), the
+ * diff of its disassembly when both runs kept it (shdb run --keep-asm;
+ * stats/asm_pack.h), and its source when it is found (source.c).
  */
 #include "reports/pages.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "reports/diff.h"
 #include "stats/asm_pack.h"
@@ -19,6 +19,7 @@
 
 struct shader_ctx {
 	struct report *r;
+	struct source_places places;	/* where the sources are */
 	struct asm_pack packs[2];	/* of the previous and last run */
 	bool have[2];
 };
@@ -49,7 +50,8 @@ static const struct stat_info *info_of(const char *key, struct stat_info *generi
 static void last_two(struct page *p, const struct report *r, size_t f)
 {
 	strbuf_addf(&p->out, "<section><h2>Last two runs</h2>\n<p>Status: %s → %s.</p>\n"
-			     "<table>\n<tr><th>Statistic</th><th class=\"n\">%s</th><th class=\"n\">"
+			     "<table class=\"sortable\">\n<tr><th>Statistic</th><th class=\"n\">%s</th>"
+			     "<th class=\"n\">"
 			     "%s</th><th class=\"n\">Change</th></tr>\n",
 		    status_of(r, r->prev, f), status_of(r, r->last, f), run_ref(p, r, r->prev),
 		    run_ref(p, r, r->last));
@@ -94,11 +96,82 @@ static size_t varying_keys(const struct report *r, size_t f, size_t *keys)
 	return n;
 }
 
+/* A small chart of one statistic over the runs, drawn here (an inline SVG,
+ * no gnuplot per page): its lowest and highest values are written beside
+ * the axis, which spans them, not 0. */
+#define SPARK_W 420.0
+#define SPARK_H 90.0
+#define SPARK_LEFT 56.0
+#define SPARK_PAD 10.0
+
+static double spark_x(size_t i, size_t n)
+{
+	double w = SPARK_W - SPARK_LEFT - SPARK_PAD;
+	return SPARK_LEFT + (n > 1 ? (double)i * w / (double)(n - 1) : w / 2);
+}
+
+static double spark_y(double v, double lo, double hi)
+{
+	double h = SPARK_H - 2 * SPARK_PAD - 12;
+	return SPARK_PAD + (hi > lo ? (hi - v) / (hi - lo) * h : h / 2);
+}
+
+static void sparkline(struct page *p, const struct report *r, size_t f, size_t k)
+{
+	size_t n = r->hist.runs.len;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		double v = value(r, (long)i, f, k);
+		lo = isnan(v) || v >= lo ? lo : v;
+		hi = isnan(v) || v <= hi ? hi : v;
+	}
+	if (!isfinite(lo))
+		return;
+	const char *key = r->follow_keys.data[k];
+	strbuf_addf(&p->out, "<figure><svg class=\"spark\" xmlns=\"http://www.w3.org/2000/svg\" "
+			     "width=\"%.0f\" height=\"%.0f\" viewBox=\"0 0 %.0f %.0f\" role=\"img\" "
+			     "aria-label=\"%s over the runs\">\n", SPARK_W, SPARK_H, SPARK_W, SPARK_H,
+		    E(p, key));
+	strbuf_addf(&p->out, "<g font-size=\"11\" fill=\"#6b7b86\" text-anchor=\"end\">"
+			     "<text x=\"%.0f\" y=\"%.1f\">%s</text>", SPARK_LEFT - 6,
+		    spark_y(hi, lo, hi) + 4, N(p, hi));
+	if (hi > lo)
+		strbuf_addf(&p->out, "<text x=\"%.0f\" y=\"%.1f\">%s</text>", SPARK_LEFT - 6,
+			    spark_y(lo, lo, hi) + 4, N(p, lo));
+	strbuf_addf(&p->out, "</g><g font-size=\"11\" fill=\"#6b7b86\"><text x=\"%.1f\" y=\"%.0f\">"
+			     "#1</text><text x=\"%.1f\" y=\"%.0f\" text-anchor=\"end\">#%zu</text></g>\n",
+		    spark_x(0, n), SPARK_H - 4, spark_x(n - 1, n), SPARK_H - 4, n);
+	strbuf_addstr(&p->out, "<polyline fill=\"none\" stroke=\"#1f6fb4\" stroke-width=\"2\" points=\"");
+	for (size_t i = 0; i < n; i++) {
+		double v = value(r, (long)i, f, k);
+		if (isnan(v))	/* a gap: a new line */
+			strbuf_addstr(&p->out, "\"/>\n<polyline fill=\"none\" stroke=\"#1f6fb4\" "
+					       "stroke-width=\"2\" points=\"");
+		else
+			strbuf_addf(&p->out, "%.1f,%.1f ", spark_x(i, n), spark_y(v, lo, hi));
+	}
+	strbuf_addstr(&p->out, "\"/>\n");
+	for (size_t i = 0; i < n; i++) {
+		double v = value(r, (long)i, f, k);
+		if (!isnan(v))
+			strbuf_addf(&p->out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" fill=\"%s\">"
+					     "<title>%s: %s</title></circle>", spark_x(i, n),
+				    spark_y(v, lo, hi), i + 1 == n ? "#c62828" : "#1f6fb4",
+				    run_ref(p, r, (long)i), N(p, v));
+	}
+	strbuf_addf(&p->out, "\n</svg><figcaption><code>%s</code> in each run (# in the table below); "
+			     "the axis spans its lowest and highest values%s.</figcaption></figure>\n",
+		    E(p, key), lo > 0 && hi > lo ? ", <b class=\"bad\">not from 0</b>" : "");
+}
+
 static void history(struct page *p, const struct report *r, size_t f)
 {
 	size_t *keys = xcalloc(r->follow_keys.len + 1, sizeof(size_t));
 	size_t nk = varying_keys(r, f, keys);
-	strbuf_addstr(&p->out, "<section><h2>History</h2>\n<table>\n<tr><th class=\"n\">#</th>"
+	strbuf_addstr(&p->out, "<section><h2>History</h2>\n");
+	if (nk)
+		sparkline(p, r, f, keys[0]);
+	strbuf_addstr(&p->out, "<table class=\"sortable\">\n<tr><th class=\"n\">#</th>"
 			       "<th>Run</th><th>Status</th>");
 	for (size_t k = 0; k < nk; k++)
 		strbuf_addf(&p->out, "<th class=\"n\"><code>%s</code></th>",
@@ -192,6 +265,29 @@ static void disassembly(struct page *p, struct shader_ctx *ctx, const struct fol
 	strbuf_release(&text[1]);
 }
 
+/* ---- source ---- */
+
+static void source(struct page *p, const struct shader_ctx *ctx, const struct followed *fw)
+{
+	struct strbuf file = STRBUF_INIT, text = STRBUF_INIT, why = STRBUF_INIT;
+	strbuf_addstr(&p->out, "<section><h2>Source</h2>\n");
+	int found = source_find(&ctx->places, fw->path, &file, &text, &why);
+	if (found == -1)
+		strbuf_addf(&p->out, "<p class=\"note\"><code>%s</code>: not found (<code>shdb report "
+				     "--source DIR</code> says where the run's paths start).</p>\n",
+			    E(p, file.buf));
+	else if (found < 0)
+		strbuf_addf(&p->out, "<p class=\"note\"><code>%s</code>: %s.</p>\n", E(p, file.buf),
+			    E(p, why.buf));
+	else
+		strbuf_addf(&p->out, "<p><code>%s</code>, as it is now:</p>\n<pre class=\"source\">%s"
+				     "</pre>\n", E(p, file.buf), E(p, text.buf));
+	strbuf_addstr(&p->out, "</section>\n");
+	strbuf_release(&file);
+	strbuf_release(&text);
+	strbuf_release(&why);
+}
+
 static int shader_page(struct shader_ctx *ctx, size_t f)
 {
 	struct report *r = ctx->r;
@@ -203,8 +299,9 @@ static int shader_page(struct shader_ctx *ctx, size_t f)
 			    "\">back to the report</a></p>\n</header>\n<main>\n", E(&p, fw->path),
 		    E(&p, fw->stage), E(&p, target_shown(fw->target)));
 	last_two(&p, r, f);
-	disassembly(&p, ctx, fw);
 	history(&p, r, f);
+	disassembly(&p, ctx, fw);
+	source(&p, ctx, fw);
 	strbuf_addstr(&p.out, "</main>\n");
 	page_end(&p);
 	strbuf_addf(&path, "%s/%s", r->opts->out, fw->page);
@@ -217,6 +314,7 @@ static int shader_page(struct shader_ctx *ctx, size_t f)
 int write_shader_pages(struct report *r)
 {
 	struct shader_ctx ctx = { .r = r };
+	source_places_init(&ctx.places, r);
 	long runs[2] = { r->prev, r->last };
 	for (int i = 0; i < 2 && r->followed.len; i++) {
 		const struct history_run *h = hist_run(r, runs[i]);
@@ -233,5 +331,6 @@ int write_shader_pages(struct report *r)
 	for (int i = 0; i < 2; i++)
 		if (ctx.have[i])
 			asm_pack_close(&ctx.packs[i]);
+	source_places_release(&ctx.places);
 	return ret;
 }

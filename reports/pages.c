@@ -105,6 +105,33 @@ static void stat_row(struct page *p, const struct scope *s, const struct stat_cm
 		    E(p, verdict_brief(sc->verdict)));
 }
 
+void groups_table(struct page *p, const struct scope *s, const char *what,
+		  const group_array *groups, size_t top)
+{
+	if (groups->len < 2)
+		return;
+	struct cmp_print cp = { .c = &s->cmp, .top = top };
+	struct text_table t;
+	size_t cut = group_table(&cp, what, groups, false, &t);
+	strbuf_addf(&p->out, "<h3>By %s</h3>\n<table class=\"sortable\">\n", what);
+	for (size_t row = 0; row < table_rows(&t); row++) {
+		strbuf_addstr(&p->out, "<tr>");
+		for (size_t col = 0; col < t.ncols; col++) {
+			const struct table_cell *c = &t.cells.data[row * t.ncols + col];
+			const char *tag = row ? "td" : "th";
+			const char *cls = !c->color ? "" : !strcmp(c->color, COLOR_GREEN) ? " good" : " bad";
+			strbuf_addf(&p->out, "<%s class=\"%s%s\">%s</%s>", tag,
+				    t.align[col] == 'r' ? "n" : "l", cls, E(p, c->text), tag);
+		}
+		strbuf_addstr(&p->out, "</tr>\n");
+	}
+	strbuf_addstr(&p->out, "</table>\n");
+	if (cut)
+		strbuf_addf(&p->out, "<p class=\"muted\">%zu more %ss (the least affected).</p>\n", cut,
+			    what);
+	table_release(&t);
+}
+
 void comparison_table(struct page *p, const struct scope *s)
 {
 	const struct comparison *c = &s->cmp;
@@ -113,7 +140,8 @@ void comparison_table(struct page *p, const struct scope *s)
 	for (size_t k = 0; k < c->stats.len; k++)
 		changed += c->stats.data[k].helped.len || c->stats.data[k].hurt.len;
 	if (changed) {
-		strbuf_addstr(&p->out, "<table class=\"cmp\">\n<tr><th>Statistic</th><th class=\"n\">Before"
+		strbuf_addstr(&p->out, "<table class=\"cmp sortable\">\n<tr><th>Statistic</th>"
+				       "<th class=\"n\">Before"
 				       "</th><th class=\"n\">After</th><th class=\"n\">Change</th>"
 				       "<th class=\"n\">Helped</th><th class=\"n\">Hurt</th>"
 				       "<th class=\"n\">95% CI of mean change: value (%-change)</th>"

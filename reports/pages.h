@@ -40,4 +40,10 @@ void comparison_line(struct page *p, const struct scope *s);
  * and a line naming the unchanged ones. */
 void comparison_table(struct page *p, const struct scope *s);
 
+/* The totals per app (or target) of a comparison, as `shdb cmp` prints them:
+ * shaders, affected, the change of each changed statistic; most affected
+ * first, cut at `top`.  Nothing when there is only one group. */
+void groups_table(struct page *p, const struct scope *s, const char *what,
+		  const group_array *groups, size_t top);
+
 #endif

@@ -28,6 +28,7 @@
 #include "compiler/util/error.h"
 #include "compiler/util/hash.h"
 #include "stats/names.h"
+#include "stats/options.h"
 #include "stats/run.h"
 
 /* ---- the history (history.c) ---- */
@@ -37,6 +38,7 @@ struct history_run {
 	char *name;		/* the folder's name */
 	char *label;		/* run.json's label, else the folder's name */
 	char *date, *commit, *status;	/* from run.json, or NULL */
+	string_list roots;	/* run.json's corpus_roots: the inputs as given */
 	bool has_asm;		/* it holds an asm.pack */
 };
 
@@ -107,6 +109,7 @@ struct target_info {
 
 struct report_options {
 	const char *history, *out;
+	const char *source;	/* --source: where the records' paths start, or NULL */
 	size_t top;
 	bool ignore_loops;
 	bool charts;
@@ -180,9 +183,28 @@ struct chart_def {
 extern const struct chart_def trend_charts[];
 extern const size_t num_trend_charts;
 bool chart_applies(const struct report *r, size_t target, const struct chart_def *c);
+/* Does trend chart c of target t spare its y axis from 0?  Only when its
+ * values all lie in a band narrower than a tenth of the highest (a change of
+ * 1552 -> 1560 would be a flat line from 0): then the axis spans the band
+ * and says "not from 0".  lo and hi: the lowest and highest values. */
+bool trend_band(const struct report *r, size_t t, const struct chart_def *c, double *lo,
+		double *hi);
 /* The statistic whose per-shader change is charted for a scope: inst, or the first. */
 const struct stat_cmp *distribution_stat(const struct scope *s);
 bool has_distribution(const struct scope *s);
+
+/* source.c: where a shader's source is, for its page (see there). */
+struct source_places {
+	char *base;		/* where the records' paths start */
+	string_list allowed;	/* real paths of the run's inputs */
+};
+void source_places_init(struct source_places *sp, const struct report *r);
+void source_places_release(struct source_places *sp);
+/* The source of a record's path: 0 with the file's name in `file` and its
+ * text in `text`; -1 when not found; -2 when it cannot be shown, with why
+ * in `why`. */
+int source_find(const struct source_places *sp, const char *path, struct strbuf *file,
+		struct strbuf *text, struct strbuf *why);
 
 /* page_index.c, page_shader.c, summary_md.c: 0 or -1 (message in diag). */
 int write_index(struct report *r);

@@ -11,11 +11,12 @@ GEN=${SHDB_BUILD:-$SRCDIR/build}/benchbin/gen-runs
 command -v xmllint >/dev/null || skip_all "no xmllint (libxml2-utils)"
 command -v gnuplot >/dev/null || skip_all "no gnuplot"
 
-# well_formed FILE: strict XML, and HTML with no error but libxml2's unknown HTML5 tags
+# well_formed FILE: strict XML, and HTML with no error but libxml2's unknown HTML5
+# tags (and inline SVG's)
 well_formed() {
 	xmllint --noout "$1" || return 1
 	xmllint --html --noout "$1" 2>&1 | grep "parser error" |
-		grep -v "Tag \(header\|main\|section\|figure\|figcaption\|details\|summary\) invalid" >errs
+		grep -v "Tag \(header\|main\|section\|figure\|figcaption\|details\|summary\|svg\|g\|text\|polyline\|circle\) invalid" >errs
 	! test -s errs || { cat errs; return 1; }
 }
 
@@ -81,10 +82,107 @@ test_expect 'detail pages: statistics, history, and the disassembly diff' '
 	done
 '
 
+test_expect 'the charts name each run by its date and commit on the x axis' '
+	grep -q "^6 \"06-06 [0-9a-f]\{7\}\" [0-9]" out/charts/t1-a630.dat &&
+	grep -q "^1 \"06-01 [0-9a-f]\{7\}\" [0-9]" out/charts/status.dat &&
+	grep -q "set xlabel .run: date (MM-DD) and commit." out/charts/svg.gp &&
+	test $(grep -c "^plot .*:xtic(" out/charts/svg.gp) = 13
+'
+
+test_expect 'runs that one date and commit do not tell apart: their labels' '
+	mkdir -p same && for n in 1 2 3; do
+		cp -r hist/night-00$n same/ &&
+		sed -i "s/\"date\": .*/\"date\": \"2025-06-01T02:00:00Z\",/; s/\"git_commit\": .*/\"git_commit\": \"abc\",/" same/night-00$n/run.json || return 1
+	done &&
+	$SHDB report same -o outsame >/dev/null 2>&1 &&
+	grep -q "^2 \"night-002\" [0-9]" outsame/charts/t1-a630.dat &&
+	grep -q "set xlabel .run: label." outsame/charts/svg.gp
+'
+
+# y_axes SCRIPT: per trend chart (not status, not dist), "from0" or "band"
+y_axes() {
+	awk "/^set output .*-(inst|nops|full|spill|sync|waves)\.svg/ { name = \$3 }
+	     name && /^set yrange \[0:\*\]/ { print name, \"from0\"; name = \"\" }
+	     name && /^set ylabel .not from 0./ { print name, \"band\"; name = \"\" }" "$1"
+}
+
+test_expect 'a trend'\''s y axis starts at 0, or the chart and its caption say it does not' '
+	y_axes out/charts/svg.gp >axes &&
+	test $(wc -l <axes) = 12 && grep -q " from0$" axes && grep -q " band$" axes &&
+	grep " band$" axes | while read -r name kind; do
+		chart=$(echo "$name" | tr -d "\047" | sed "s/\.svg$//") &&
+		grep -q "src=\"charts/$chart.svg\".*y axis not from 0</b>: [0-9]* to [0-9]*" out/index.html || { echo "$chart"; return 1; }
+	done
+'
+
+test_expect 'shader pages: a small chart of the history (inline SVG, no script)' '
+	for f in out/shaders/*.html; do
+		grep -q "<svg class=\"spark\"" "$f" && grep -q "<polyline" "$f" || { echo "$f"; return 1; }
+	done
+'
+
+test_expect 'the comparison'\''s totals per app: shdb cmp'\''s numbers' '
+	$SHDB cmp --format=json hist/night-005 hist/night-006 >apps.json &&
+	perl -ne "print \"\$1 \$2 \$3\n\" if m{^<tr><td class=\"l\">([^<]*)</td><td class=\"n\">(\d+)</td><td class=\"n\">(\d+)</td>}" \
+		<(sed -n "/<h3>By app<\/h3>/,/<\/table>/p" out/index.html | head -200) >page-apps &&
+	test $(wc -l <page-apps) = 10 &&
+	perl -MJSON::PP -e "
+		my \$j = decode_json(do { local \$/; open my \$f, q(<), q(apps.json) or die; <\$f> });
+		my %a = map { (\$_->{name}, qq(\$_->{shared} \$_->{affected})) } @{\$j->{apps}};
+		while (<STDIN>) { my (\$n, \$s) = /^(\S+) (.*)/; die qq(\$n: \$s, cmp says \$a{\$n}\n) if \$a{\$n} ne \$s }
+	" <page-apps
+'
+
+test_expect 'every table sorts by a click on its header (a few lines of inline script); without it the page is the same' '
+	for f in out/index.html out/shaders/*.html; do
+		test $(grep -c "<table" "$f") = $(grep -c "<table class=\"[^\"]*sortable" "$f") &&
+		test $(grep -c "<script" "$f") = 1 && ! grep -q "<script [^>]*src" "$f" &&
+		sed -n "/^<script>$/,/^<\/script>$/p" "$f" | sed "1d;\$d" >script.js &&
+		test $(wc -l <script.js) -lt 30 && ! grep -q "[<&]" script.js || { echo "$f"; return 1; }
+	done &&
+	grep -q "^</script>$" out/index.html && tail -3 out/index.html | grep -q "^</html>$"
+'
+
 test_expect 'the same history gives the same bytes (a new folder, and over the old report)' '
 	$SHDB report -j1 hist -o out2 >/dev/null 2>&1 && diff -r out out2 &&
 	echo stale >out2/shaders/0000000000000000.html &&
 	$SHDB report hist -o out2 >/dev/null 2>&1 && diff -r out out2
+'
+
+# two runs of 100 shaders: in the second, 90 grow by 1% to 9% (ten each) and
+# ten by 400%; one more, ../outside.frag, by 1%
+small_history() {
+	for n in 1 2; do
+		mkdir -p small/n$n &&
+		printf '{"label": "n%d", "date": "2025-06-0%dT02:00:00Z", "git_commit": "c%d"}\n' $n $n $n >small/n$n/run.json &&
+		for i in $(seq 0 99); do
+			inst=100
+			[ $n = 2 ] && inst=$((i < 90 ? 100 + i / 10 + 1 : 500))
+			printf '{"path":"app%d/s%d.frag","stage":"fragment","target":"a630","status":"ok","stats":{"inst":%d}}\n' $((i % 4)) $i $inst
+		done >small/n$n/stats.jsonl &&
+		printf '{"path":"../outside.frag","stage":"fragment","target":"a630","status":"ok","stats":{"inst":%d}}\n' $((99 + n)) >>small/n$n/stats.jsonl || return 1
+	done
+}
+
+test_expect 'the change histogram'\''s bins come from the data: the bulk spreads, the few beyond in the end bins' '
+	small_history && $SHDB report --top 0 small -o outsmall >/dev/null 2>&1 &&
+	grep -q "^set xrange \[-10:10\]$" outsmall/charts/svg.gp &&
+	awk "!/^#/ && \$3 > 0 { n++ } END { print n }" outsmall/charts/t1-a630-dist.dat >bins &&
+	test "$(cat bins)" = 9 &&
+	tail -1 outsmall/charts/t1-a630-dist.dat >last && test "$(cat last)" = "9.5 0 20"
+'
+
+test_expect 'shader pages show their source, found where the run'\''s paths start (--source), and nothing outside it' '
+	mkdir -p src/app1 && echo "void main() { /* <s1> & */ }" >src/app1/s1.frag &&
+	echo secret >outside.frag &&
+	$SHDB report --no-charts --top 0 --source src small -o outsrc >/dev/null 2>&1 &&
+	page=$(grep -l "<h1>app1/s1.frag</h1>" outsrc/shaders/*.html) &&
+	grep -q "<pre class=\"source\">void main() { /\* &lt;s1&gt; &amp; \*/ }" $page &&
+	page=$(grep -l "<h1>app2/s2.frag</h1>" outsrc/shaders/*.html) &&
+	grep -q "<code>src/app2/s2.frag</code>: not found" $page &&
+	page=$(grep -l "<h1>../outside.frag</h1>" outsrc/shaders/*.html) &&
+	grep -q "<code>src/../outside.frag</code>: not under the run&#39;s inputs: not shown.</p>" $page &&
+	! grep -q secret $page
 '
 
 test_expect 'the run order comes from run.json (date, then label), not folder names' '

@@ -1,7 +1,7 @@
 #!/bin/bash
 # shdb report escapes every string from the history: file names with <script> and
-# quotes, labels, target names, messages, statistic names, disassembly, the HISTORY
-# path itself; bytes that are not UTF-8 and control characters.  The runs come from
+# quotes, labels, target names, messages, statistic names, disassembly, sources, the
+# HISTORY path itself; bytes that are not UTF-8 and control characters.  The runs come from
 # shdb run with a stand-in compiler (--keep-asm), end to end.  gnuplot's scripts
 # hold none of those strings.
 . "$(dirname "$0")/lib.sh"
@@ -22,7 +22,9 @@ CC
 chmod +x cc.sh
 EVIL='a<script>alert("x")'"'"'&amp;'
 H='hist <script>alert("h") "q" '"'"'s'"'"' &amp;'
-mkdir corpus && for i in 1 2 3 4 5 6; do echo "void main() {}" >"corpus/$EVIL$i.frag"; done &&
+mkdir corpus && for i in 1 2 3 4 5 6; do
+	echo "void main() {} // </pre><b>src</b> <script>alert('src')</script> &amp;" >"corpus/$EVIL$i.frag"
+done &&
 echo x >"corpus/$EVIL-bad.frag"
 T='x<y>"z'
 run() { # run LABEL DELTA DIR
@@ -38,7 +40,7 @@ test_expect 'two runs with evil names, and the report' '
 '
 
 test_expect 'no markup from the history gets through' '
-	! grep -l "<script\|<img src=x\|<y>\|<i>night\|<b>\"night" $(all_pages) &&
+	! grep -l "<script>alert\|<img src=x\|<y>\|<i>night\|<b>\"night\|</pre><b>" $(all_pages) &&
 	grep -q "a&lt;script&gt;alert(&quot;x&quot;)&#39;&amp;amp;1.frag" out/index.html &&
 	grep -q "&lt;b&gt;&quot;night&quot; 1&lt;/b&gt; &amp; &#39;x&#39;" out/index.html &&
 	grep -q "hist &lt;script&gt;alert(&quot;h&quot;) &quot;q&quot; &#39;s&#39; &amp;amp;" out/index.html &&
@@ -55,6 +57,10 @@ test_expect 'the disassembly diff is escaped' '
 	grep -l "<pre class=\"diff\">" out/shaders/*.html >pages && test -s pages &&
 	grep -q "&lt;script&gt;alert(&#39;asm&#39;)&lt;/script&gt;" $(head -1 pages) &&
 	grep -q "add.f r[0-9]*.x, r0.x, &quot;x&lt;y&gt;&quot;z&quot; &amp; &lt;b&gt;" $(head -1 pages)
+'
+
+test_expect 'the source is escaped' '
+	grep -q "<pre class=\"source\">void main() {} // &lt;/pre&gt;&lt;b&gt;src&lt;/b&gt; &lt;script&gt;alert(&#39;src&#39;)&lt;/script&gt; &amp;amp;" $(head -1 pages)
 '
 
 test_expect 'every page is well-formed XML' '
