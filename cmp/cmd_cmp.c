@@ -23,11 +23,15 @@ static const char usage[] =
 	"  -m, --stat LIST       statistics to compare, comma-separated (default: all in both)\n"
 	"      --target LIST     only these targets\n"
 	"  -S, --stage LIST      only these stages, in any spelling (FRAG, frag, fragment)\n"
-	"      --exclude GLOB    leave out shaders whose path matches (repeatable)\n"
+	"      --include REGEX   keep only the shaders whose path REGEX matches (PCRE2,\n"
+	"                        searched anywhere in the path; repeatable), as shdb run\n"
+	"      --exclude REGEX   leave out the shaders whose path REGEX matches (repeatable)\n"
 	"      --ignore-loops    also compare shaders whose loop count changed\n"
 	"  -c, --changes-only    only statistics that changed\n"
 	"  -s, --summary         totals only, no lists of shaders\n"
 	"      --top N           shaders per list (default 10; 0 lists all)\n"
+	"      --sort BY         the lists of most helped and hurt shaders by rel (relative\n"
+	"                        change, the default) or abs (absolute change)\n"
 	"      --app-depth N     path components that name an app (default 1)\n"
 	"      --format FMT      text, markdown, json, csv, or reportpy (report.py's layout)\n"
 	"      --color WHEN      auto (on a terminal), always or never\n"
@@ -39,7 +43,8 @@ static const char usage[] =
 
 struct cmp_cli {
 	struct cmp_options opts;
-	string_list stats, stages, targets, excludes, fail_on;
+	string_list stats, stages, targets, fail_on;
+	struct path_filter paths;
 	enum out_format format;
 	bool color, summary, changes_only;
 	size_t top;
@@ -47,17 +52,19 @@ struct cmp_cli {
 
 static void parse_args(struct cmp_cli *cli, int argc, char **argv)
 {
-	enum { O_TARGET = 256, O_EXCLUDE, O_IGNORE_LOOPS, O_TOP, O_APP_DEPTH, O_FORMAT, O_COLOR,
-	       O_FAIL_ON };
+	enum { O_TARGET = 256, O_INCLUDE, O_EXCLUDE, O_IGNORE_LOOPS, O_TOP, O_APP_DEPTH, O_FORMAT,
+	       O_COLOR, O_FAIL_ON, O_SORT };
 	static const struct option opts[] = {
 		{ "stat", required_argument, NULL, 'm' },
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "stage", required_argument, NULL, 'S' },
+		{ "include", required_argument, NULL, O_INCLUDE },
 		{ "exclude", required_argument, NULL, O_EXCLUDE },
 		{ "ignore-loops", no_argument, NULL, O_IGNORE_LOOPS },
 		{ "changes-only", no_argument, NULL, 'c' },
 		{ "summary", no_argument, NULL, 's' },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "sort", required_argument, NULL, O_SORT },
 		{ "app-depth", required_argument, NULL, O_APP_DEPTH },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "color", required_argument, NULL, O_COLOR },
@@ -78,8 +85,9 @@ static void parse_args(struct cmp_cli *cli, int argc, char **argv)
 		case 'S':
 			split_list(&cli->stages, optarg);
 			break;
+		case O_INCLUDE:
 		case O_EXCLUDE:
-			array_push(&cli->excludes, xstrdup(optarg));
+			add_path_pattern(&cli->paths, c == O_INCLUDE, optarg);
 			break;
 		case O_IGNORE_LOOPS:
 			cli->opts.ignore_loops = true;
@@ -92,6 +100,11 @@ static void parse_args(struct cmp_cli *cli, int argc, char **argv)
 			break;
 		case O_TOP:
 			cli->top = (size_t)parse_long_option("--top", optarg, 0, 1000000000);
+			break;
+		case O_SORT:
+			if (strcmp(optarg, "rel") && strcmp(optarg, "abs"))
+				die("--sort takes rel or abs, not '%s'", optarg);
+			cli->opts.by_abs = !strcmp(optarg, "abs");
 			break;
 		case O_APP_DEPTH:
 			cli->opts.app_depth = (int)parse_long_option("--app-depth", optarg, 1, 100);
@@ -283,7 +296,7 @@ int cmd_cmp(int argc, char **argv)
 	parse_args(&cli, argc, argv);
 	cli.opts.stats = (const char *const *)cli.stats.data;
 	cli.opts.nstats = cli.stats.len;
-	struct record_filter filter = make_filter(&cli.stages, &cli.targets, &cli.excludes);
+	struct record_filter filter = make_filter(&cli.stages, &cli.targets, &cli.paths);
 	struct load_job jobs[2] = {
 		{ .path = argv[optind], .filter = &filter, .diag = DIAG_INIT },
 		{ .path = argv[optind + 1], .filter = &filter, .diag = DIAG_INIT },
@@ -303,7 +316,7 @@ int cmd_cmp(int argc, char **argv)
 	string_list_free(&cli.stats);
 	string_list_free(&cli.stages);
 	string_list_free(&cli.targets);
-	string_list_free(&cli.excludes);
+	path_filter_release(&cli.paths);
 	string_list_free(&cli.fail_on);
 	return status;
 }

@@ -405,16 +405,32 @@ double rel_change(double before, double after)
 	return (after - before) / before;
 }
 
+/* The lists of most helped and hurt shaders: by relative change (report.py's
+ * order, report-fossil.py's --rel-changes), or by absolute change
+ * (--abs-changes); ties by the other, then in the before run's order. */
+static int cmp_by(double x1, double y1, double x2, double y2)
+{
+	if (x1 != y1)
+		return x1 > y1 ? -1 : 1;
+	return x2 != y2 ? (x2 > y2 ? -1 : 1) : 0;
+}
+
 static int cmp_most_changed(const void *x, const void *y)
 {
 	const struct change *cx = x, *cy = y;
 	double rx = fabs(rel_change(cx->before, cx->after)), ry = fabs(rel_change(cy->before, cy->after));
-	if (rx != ry)
-		return rx > ry ? -1 : 1;
 	double ax = fabs(cx->after - cx->before), ay = fabs(cy->after - cy->before);
-	if (ax != ay)
-		return ax > ay ? -1 : 1;
-	return (cx->pair > cy->pair) - (cx->pair < cy->pair);
+	int d = cmp_by(rx, ry, ax, ay);
+	return d ? d : (cx->pair > cy->pair) - (cx->pair < cy->pair);
+}
+
+static int cmp_most_changed_abs(const void *x, const void *y)
+{
+	const struct change *cx = x, *cy = y;
+	double rx = fabs(rel_change(cx->before, cx->after)), ry = fabs(rel_change(cy->before, cy->after));
+	double ax = fabs(cx->after - cx->before), ay = fabs(cy->after - cy->before);
+	int d = cmp_by(ax, ay, rx, ry);
+	return d ? d : (cx->pair > cy->pair) - (cx->pair < cy->pair);
 }
 
 /* min, max, mean, median of |a - b| and |a - b| / b (0 when b = 0), as report.py. */
@@ -481,8 +497,9 @@ static void intervals(struct stat_cmp *s)
 }
 
 /* Totals, intervals, summaries and order of one statistic after the pass. */
-static void finish_stat(struct stat_cmp *s, const struct stat_acc *acc)
+static void finish_stat(struct stat_cmp *s, const struct stat_acc *acc, bool by_abs)
 {
+	int (*order)(const void *, const void *) = by_abs ? cmp_most_changed_abs : cmp_most_changed;
 	s->total_before = ksum_value(&acc->tb);
 	s->total_after = ksum_value(&acc->ta);
 	s->affected_before = ksum_value(&acc->ab);
@@ -491,9 +508,9 @@ static void finish_stat(struct stat_cmp *s, const struct stat_acc *acc)
 	summarize(s->helped.data, s->helped.len, &s->helped_sum);
 	summarize(s->hurt.data, s->hurt.len, &s->hurt_sum);
 	if (s->helped.len > 1)
-		qsort(s->helped.data, s->helped.len, sizeof(struct change), cmp_most_changed);
+		qsort(s->helped.data, s->helped.len, sizeof(struct change), order);
 	if (s->hurt.len > 1)
-		qsort(s->hurt.data, s->hurt.len, sizeof(struct change), cmp_most_changed);
+		qsort(s->hurt.data, s->hurt.len, sizeof(struct change), order);
 }
 
 static void compare_stats(struct comparison *c)
@@ -508,7 +525,7 @@ static void compare_stats(struct comparison *c)
 	for (size_t i = 0; i < c->pairs.len; i++)
 		count_pair(&pp, (uint32_t)i);
 	for (size_t k = 0; k < c->stats.len; k++)
-		finish_stat(&c->stats.data[k], &pp.acc[k]);
+		finish_stat(&c->stats.data[k], &pp.acc[k], c->opts->by_abs);
 	free((void *)pp.loops);
 	free(pp.affected);
 	free(pp.acc);

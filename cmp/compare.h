@@ -27,6 +27,7 @@ struct cmp_options {
 	const char *const *stats;	/* --stat: keys or any spelling; none = all shared */
 	size_t nstats;
 	bool ignore_loops;
+	bool by_abs;			/* lists of shaders by absolute change, not relative */
 	int app_depth;			/* path components that name an app (>= 1) */
 };
 

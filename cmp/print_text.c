@@ -171,7 +171,8 @@ static void shader_list(struct text_ctx *t, const struct stat_cmp *s, const char
 	size_t n = list_len(t->p, changes->len);
 	if (!n || t->p->summary)
 		return;
-	fprintf(t->p->out, "  %s:\n", title);
+	fprintf(t->p->out, "  %s%s:\n", title,
+		t->p->c->opts->by_abs ? " (by absolute change)" : "");
 	struct text_table tab;
 	struct strbuf name = STRBUF_INIT;
 	table_init(&tab, "lrl");

@@ -37,7 +37,7 @@ const struct chart_def trend_charts[] = {
 	{ "inst", "Instructions", { "inst", NULL } },
 	{ "nops", "NOPs", { "nops", NULL } },
 	{ "full", "Full registers", { "full", NULL } },
-	{ "spill", "Spills: stp / ldp", { "stp", "ldp" } },
+	{ "spill", "Private memory: stp / ldp (spills, scratch)", { "stp", "ldp" } },
 	{ "sync", "Sync flags: (ss) / (sy)", { "ss", "sy" } },
 	{ "waves", "Max waves", { "waves", NULL } },
 };

@@ -103,15 +103,6 @@ static void add_include_dir(struct run_config *c, const char *arg)
 	array_push(&c->include_dirs_given, arg);
 }
 
-static pcre2_code *compile_or_die(const char *pattern, const char *what)
-{
-	struct strbuf err = STRBUF_INIT;
-	pcre2_code *re = re_compile(pattern, 0, what, &err);
-	if (!re)
-		die("%s", err.buf);
-	return re;
-}
-
 static void parse_options(struct run_config *c, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -224,23 +215,20 @@ static void check_options(struct run_config *c)
 	struct strbuf err = STRBUF_INIT;
 	if (!compile_check_passes(c->opts.passes, NULL, &err))
 		die("%s", err.buf);
-	strbuf_release(&err);
 	for (size_t i = 0; i < c->include.len; i++)
-		array_push(&c->filter.include, compile_or_die(c->include.data[i], "--include"));
+		if (path_filter_add(&c->filter.paths, true, c->include.data[i], &err) < 0)
+			die("%s", err.buf);
 	for (size_t i = 0; i < c->exclude.len; i++)
-		array_push(&c->filter.exclude, compile_or_die(c->exclude.data[i], "--exclude"));
+		if (path_filter_add(&c->filter.paths, false, c->exclude.data[i], &err) < 0)
+			die("%s", err.buf);
+	strbuf_release(&err);
 	c->filter.shard_k = c->shard_k;
 	c->filter.shard_n = c->shard_n;
 }
 
 static void release_config(struct run_config *c)
 {
-	for (size_t i = 0; i < c->filter.include.len; i++)
-		pcre2_code_free(c->filter.include.data[i]);
-	for (size_t i = 0; i < c->filter.exclude.len; i++)
-		pcre2_code_free(c->filter.exclude.data[i]);
-	array_free(&c->filter.include);
-	array_free(&c->filter.exclude);
+	path_filter_release(&c->filter.paths);
 	for (size_t i = 0; i < c->opts.include_dirs.len; i++)
 		free((char *)c->opts.include_dirs.data[i]);
 	compile_options_release(&c->opts);

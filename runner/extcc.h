@@ -35,7 +35,7 @@
 
 #include "compiler/compile.h"
 #include "compiler/util/arena.h"
-#include "runner/re.h"
+#include "stats/re.h"
 
 struct extcc {
 	const char *command;		/* the template */

@@ -103,12 +103,7 @@ static bool keep(struct inputs *in, const char *rel)
 	size_t len = strlen(rel);
 	if (!f)
 		return true;
-	bool included = !f->include.len;
-	for (size_t i = 0; i < f->include.len && !included; i++)
-		included = re_search(f->include.data[i], rel, len, in->md);
-	for (size_t i = 0; i < f->exclude.len && included; i++)
-		included = !re_search(f->exclude.data[i], rel, len, in->md);
-	if (!included) {
+	if (!path_filter_keeps(&f->paths, rel, len, in->md)) {
 		in->filtered++;
 		return false;
 	}

@@ -34,7 +34,7 @@
 #ifndef SHDB_RUNNER_INPUTS_H
 #define SHDB_RUNNER_INPUTS_H
 
-#include "runner/re.h"
+#include "stats/path_filter.h"
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,8 +77,7 @@ struct job {
 };
 
 struct input_filter {
-	ARRAY(pcre2_code *) include;	/* keep a path matching any (none: keep all) */
-	ARRAY(pcre2_code *) exclude;	/* then drop a path matching any */
+	struct path_filter paths;	/* --include, --exclude */
 	unsigned shard_k, shard_n;	/* keep shard K of N (1-based); N = 0: all */
 };
 

@@ -18,16 +18,20 @@ static const char usage[] =
 	"\n"
 	"Summarise a run: a shdb run directory, .jsonl records, a Mesa shader-db log or a\n"
 	"fossilize-replay CSV.  Per target and stage: status counts, and per statistic the\n"
-	"total, mean, min, p10, median, p90 and max; then the largest shaders.\n"
+	"total, mean, min, p10, median, p90 and max; then the worst shaders.\n"
 	"\n"
 	"  -m, --stat LIST       statistics to show, comma-separated (default: all); the\n"
-	"                        first one ranks the largest shaders and the histogram\n"
+	"                        first one ranks the worst shaders and the histogram\n"
 	"      --target LIST     only these targets\n"
 	"  -S, --stage LIST      only these stages, in any spelling (FRAG, frag, fragment)\n"
-	"      --exclude GLOB    leave out shaders whose path matches (repeatable)\n"
+	"      --include REGEX   keep only the shaders whose path REGEX matches (PCRE2,\n"
+	"                        searched anywhere in the path; repeatable), as shdb run\n"
+	"      --exclude REGEX   leave out the shaders whose path REGEX matches (repeatable)\n"
 	"      --by WHAT         group by target,stage (default), target, stage or none\n"
 	"  -s, --summary         all records only: no groups, no list of shaders\n"
-	"      --top N           largest shaders listed (default 10; 0 lists all)\n"
+	"      --top N           shaders listed (default 10; 0 lists all)\n"
+	"      --best            list the best shaders instead of the worst (the lowest\n"
+	"                        values of inst, the highest of waves)\n"
 	"      --histogram       a histogram of the first statistic\n"
 	"      --format FMT      text, markdown, json or csv; or shaderdb: the ok records of\n"
 	"                        one target (--target) as Mesa's shader-db log\n"
@@ -40,7 +44,8 @@ static const char usage[] =
 
 struct stats_cli {
 	struct summary_options opts;
-	string_list stats, stages, targets, excludes, fail_on;
+	string_list stats, stages, targets, fail_on;
+	struct path_filter paths;
 	enum out_format format;
 	bool color, summary;
 };
@@ -62,15 +67,18 @@ static enum group_by parse_by(const char *s)
 
 static void parse_args(struct stats_cli *cli, int argc, char **argv)
 {
-	enum { O_TARGET = 256, O_EXCLUDE, O_BY, O_TOP, O_HISTOGRAM, O_FORMAT, O_COLOR, O_FAIL_ON };
+	enum { O_TARGET = 256, O_INCLUDE, O_EXCLUDE, O_BY, O_TOP, O_HISTOGRAM, O_FORMAT, O_COLOR,
+	       O_FAIL_ON, O_BEST };
 	static const struct option opts[] = {
 		{ "stat", required_argument, NULL, 'm' },
 		{ "target", required_argument, NULL, O_TARGET },
 		{ "stage", required_argument, NULL, 'S' },
+		{ "include", required_argument, NULL, O_INCLUDE },
 		{ "exclude", required_argument, NULL, O_EXCLUDE },
 		{ "by", required_argument, NULL, O_BY },
 		{ "summary", no_argument, NULL, 's' },
 		{ "top", required_argument, NULL, O_TOP },
+		{ "best", no_argument, NULL, O_BEST },
 		{ "histogram", no_argument, NULL, O_HISTOGRAM },
 		{ "format", required_argument, NULL, O_FORMAT },
 		{ "color", required_argument, NULL, O_COLOR },
@@ -91,8 +99,9 @@ static void parse_args(struct stats_cli *cli, int argc, char **argv)
 		case 'S':
 			split_list(&cli->stages, optarg);
 			break;
+		case O_INCLUDE:
 		case O_EXCLUDE:
-			array_push(&cli->excludes, xstrdup(optarg));
+			add_path_pattern(&cli->paths, c == O_INCLUDE, optarg);
 			break;
 		case O_BY:
 			cli->opts.by = parse_by(optarg);
@@ -105,6 +114,9 @@ static void parse_args(struct stats_cli *cli, int argc, char **argv)
 			break;
 		case O_HISTOGRAM:
 			cli->opts.histogram = true;
+			break;
+		case O_BEST:
+			cli->opts.best = true;
 			break;
 		case O_FORMAT:
 			if (!parse_format(optarg, &cli->format) || cli->format == FORMAT_REPORTPY)
@@ -275,7 +287,7 @@ int cmd_stats(int argc, char **argv)
 	struct stats_cli cli = { .opts = { .by = BY_TARGET_STAGE, .top = 10 } };
 	parse_color("auto", &cli.color);
 	parse_args(&cli, argc, argv);
-	struct record_filter filter = make_filter(&cli.stages, &cli.targets, &cli.excludes);
+	struct record_filter filter = make_filter(&cli.stages, &cli.targets, &cli.paths);
 	struct run run;
 	struct diag diag = DIAG_INIT;
 	run_init(&run);
@@ -292,7 +304,7 @@ int cmd_stats(int argc, char **argv)
 	string_list_free(&cli.stats);
 	string_list_free(&cli.stages);
 	string_list_free(&cli.targets);
-	string_list_free(&cli.excludes);
+	path_filter_release(&cli.paths);
 	string_list_free(&cli.fail_on);
 	return status;
 }

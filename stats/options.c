@@ -24,11 +24,19 @@ void string_list_free(string_list *list)
 }
 
 struct record_filter make_filter(const string_list *stages, const string_list *targets,
-				 const string_list *excludes)
+				 const struct path_filter *paths)
 {
 	return (struct record_filter){
 		.stages = (const char *const *)stages->data, .nstages = stages->len,
 		.targets = (const char *const *)targets->data, .ntargets = targets->len,
-		.excludes = (const char *const *)excludes->data, .nexcludes = excludes->len,
+		.paths = paths,
 	};
+}
+
+void add_path_pattern(struct path_filter *paths, bool include, const char *pattern)
+{
+	struct strbuf err = STRBUF_INIT;
+	if (path_filter_add(paths, include, pattern, &err) < 0)
+		die("%s", err.buf);
+	strbuf_release(&err);
 }

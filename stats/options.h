@@ -14,8 +14,12 @@ typedef ARRAY(char *) string_list;
 void split_list(string_list *list, const char *arg);
 void string_list_free(string_list *list);
 
-/* The lists of --stage, --target, --exclude as a filter (pointing into them). */
+/* The lists of --stage, --target and the paths' --include, --exclude as a
+ * filter (pointing into them). */
 struct record_filter make_filter(const string_list *stages, const string_list *targets,
-				 const string_list *excludes);
+				 const struct path_filter *paths);
+/* --include or --exclude REGEX added to `paths`; a pattern that does not
+ * compile is a usage error (die). */
+void add_path_pattern(struct path_filter *paths, bool include, const char *pattern);
 
 #endif

@@ -93,7 +93,7 @@ static void text_top(const struct summary_print *p)
 	const struct run_summary *s = p->s;
 	if (!s->top.len)
 		return;
-	fprintf(p->out, "\nlargest shaders by %s:\n", s->top_col->info->key);
+	fprintf(p->out, "\n%s shaders by %s:\n", s->best ? "best" : "worst", s->top_col->info->key);
 	struct text_table t;
 	struct strbuf sb = STRBUF_INIT;
 	table_init(&t, "rl");
@@ -340,11 +340,12 @@ void summary_print_json(const struct summary_print *p)
 							json_text(p->checks[i].threshold->text),
 							"crossed", p->checks[i].crossed, "reason",
 							json_text(p->checks[i].reason)));
-	json_t *root = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}",
+	json_t *root = json_pack("{s:o, s:o, s:s, s:o, s:o, s:o, s:o, s:o, s:I, s:o, s:o, s:o}",
 				 "source", json_text(s->run->source), "label",
 				 json_text(s->run->label), "kind", source_kind_name(s->run->kind),
 				 "all", group_json(&s->all), "groups", groups, "top_statistic",
-				 s->top_col ? json_text(s->top_col->info->key) : json_null(),
+				 s->top_col ? json_text(s->top_col->info->key) : json_null(), "top_order",
+				 json_string(s->best ? "best" : "worst"),
 				 "top", p->summary ? json_array() : top_json(s), "failing",
 				 (json_int_t)s->nfailures, "failures",
 				 p->summary ? json_array() : failures_json(s), "histogram", hist,

@@ -3,7 +3,6 @@
  */
 #include "stats/run.h"
 
-#include <fnmatch.h>
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +170,8 @@ static bool stage_in_list(const char *const *list, size_t n, struct span s)
 	return false;
 }
 
-static bool filtered_out(const struct record_filter *f, const struct record *r)
+static bool filtered_out(const struct record_filter *f, pcre2_match_data *md,
+			 const struct record *r)
 {
 	if (!f)
 		return false;
@@ -180,14 +180,7 @@ static bool filtered_out(const struct record_filter *f, const struct record *r)
 	if ((f->nstages && !stage_in_list(f->stages, f->nstages, r->stage)) ||
 	    (f->ntargets && r->target.len && !in_list(f->targets, f->ntargets, r->target)))
 		return true;
-	if (!f->nexcludes)
-		return false;
-	char *path = xstrndup(r->path.p, r->path.len);
-	bool out = false;
-	for (size_t i = 0; i < f->nexcludes && !out; i++)
-		out = !fnmatch(f->excludes[i], path, 0);
-	free(path);
-	return out;
+	return md && !path_filter_keeps(f->paths, r->path.p, r->path.len, md);
 }
 
 /* Stage and target ids are 16 bits, to keep a row small. */
@@ -262,7 +255,7 @@ static bool in_range(struct run *run, const struct record *r, const char *what, 
 void run_add_record(void *ctx, const struct record *r)
 {
 	struct run *run = ctx;
-	if (filtered_out(run->filter, r)) {
+	if (filtered_out(run->filter, run->md, r)) {
 		run->filtered++;
 		return;
 	}
@@ -392,6 +385,8 @@ int run_load(struct run *run, const char *path, const struct record_filter *filt
 	struct reader rd = READER_INIT(diag, run_add_record, run);
 	run->source = path;
 	run->filter = filter;
+	if (filter && filter->paths && !path_filter_empty(filter->paths))
+		run->md = pcre2_match_data_create(1, NULL);
 	run->reader = &rd;
 	if (is_directory(path))
 		read_meta(run, path, diag);
@@ -406,6 +401,9 @@ int run_load(struct run *run, const char *path, const struct record_filter *filt
 		diag_warning(diag, path, 0, 0, "no records%s", run->filtered ? " (after filtering)" : "");
 	run->reader = NULL;
 	run->filter = NULL;
+	if (run->md)
+		pcre2_match_data_free(run->md);
+	run->md = NULL;
 	reader_release(&rd);
 	return ret;
 }

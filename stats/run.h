@@ -28,6 +28,7 @@
 
 #include "compiler/util/array.h"
 #include "compiler/util/error.h"
+#include "stats/path_filter.h"
 #include "compiler/util/hash.h"
 #include "stats/input.h"
 #include "stats/names.h"
@@ -55,14 +56,13 @@ struct run_row {
 #define NO_ROW UINT32_MAX
 
 /* Which records to keep while reading (the command line's --stage, --target,
- * --exclude); empty lists keep everything. */
+ * --include, --exclude); empty lists keep everything. */
 struct record_filter {
 	const char *const *stages;
 	size_t nstages;
 	const char *const *targets;
 	size_t ntargets;
-	const char *const *excludes;	/* fnmatch() patterns on the path */
-	size_t nexcludes;
+	const struct path_filter *paths;	/* or NULL */
 };
 
 /* The spelling of the i-th statistic of the last record, and its column:
@@ -97,6 +97,7 @@ struct run {
 
 	/* while reading */
 	const struct record_filter *filter;
+	pcre2_match_data *md;		/* for filter->paths */
 	struct reader *reader;
 	ARRAY(struct name_cache) cache;
 	bool time_known;

@@ -119,25 +119,34 @@ static void summarize_column(struct run_summary *s, const struct column *col,
 	array_push(&s->all.stats, describe(col, all->data, all->len));
 }
 
-static int cmp_top(const void *x, const void *y, void *run)
+/* The top list's order: worst first (the highest values of a lower-is-better
+ * statistic, the lowest of waves), or best first; then by path. */
+struct top_order {
+	const struct run *run;
+	bool descending;
+};
+
+static int cmp_top(const void *x, const void *y, void *order)
 {
+	const struct top_order *o = order;
 	const struct top_entry *a = x, *b = y;
 	if (a->value != b->value)
-		return a->value > b->value ? -1 : 1;
-	int d = strcmp(run_path(run, a->row), run_path(run, b->row));
+		return (a->value > b->value) == o->descending ? -1 : 1;
+	int d = strcmp(run_path(o->run, a->row), run_path(o->run, b->row));
 	return d ? d : (a->row > b->row) - (a->row < b->row);
 }
 
 static void top_list(struct run_summary *s, size_t n)
 {
 	const struct run *run = s->run;
+	struct top_order order = { run, s->top_col->info->higher_better == s->best };
 	for (size_t i = 0; i < run->rows.len; i++) {
 		double v;
 		if (run->rows.data[i].status == STATUS_OK && column_get(s->top_col, i, &v))
 			array_push(&s->top, (struct top_entry){ (uint32_t)i, v });
 	}
 	if (s->top.len > 1)
-		qsort_r(s->top.data, s->top.len, sizeof(struct top_entry), cmp_top, (void *)run);
+		qsort_r(s->top.data, s->top.len, sizeof(struct top_entry), cmp_top, &order);
 	if (n && s->top.len > n)
 		s->top.len = n;
 }
@@ -188,6 +197,7 @@ bool summarize_run(struct run_summary *s, const struct run *run, const struct su
 {
 	memset(s, 0, sizeof(*s));
 	s->run = run;
+	s->best = o->best;
 	s->all.name = xstrdup("all");
 	if (!choose_columns(s, o, err))
 		return false;

@@ -50,7 +50,8 @@ struct run_summary {
 	struct group_summary all;
 	ARRAY(struct group_summary) groups;	/* empty with BY_NONE */
 	const struct column *top_col;		/* of the top list and histogram, or NULL */
-	ARRAY(struct top_entry) top;		/* largest first */
+	ARRAY(struct top_entry) top;		/* worst first, or best (summary_options.best) */
+	bool best;
 	ARRAY(uint32_t) failures;		/* rows that are errors, crashes, timeouts (cut at top) */
 	size_t nfailures;			/* all of them */
 	ARRAY(struct histogram_bucket) histogram;
@@ -61,6 +62,7 @@ struct summary_options {
 	size_t nstats;
 	enum group_by by;
 	size_t top;			/* entries of the top list; 0: all */
+	bool best;			/* it lists the best shaders, not the worst */
 	bool histogram;
 };
 

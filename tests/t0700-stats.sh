@@ -5,11 +5,11 @@
 R=$TESTS/golden/runs
 L=$TESTS/golden/reportpy
 
-test_expect 'a run: status counts, groups by target and stage, the largest shaders' '
+test_expect 'a run: status counts, groups by target and stage, the worst shaders' '
 	$SHDB stats $R/main >out &&
 	grep -q "^shdb stats: main (12 records: 11 ok, 1 error)$" out &&
 	grep -q "^a630 fragment: 5 records (4 ok, 1 error)$" out &&
-	grep -q "^largest shaders by inst:" out &&
+	grep -q "^worst shaders by inst:" out &&
 	grep -q "^ *200  app1/b.comp compute a630$" out
 '
 
@@ -78,6 +78,27 @@ test_expect '-S takes a stage in any spelling: FRAG, frag or fragment' '
 	$SHDB stats -s -S fragment $TESTS/golden/reportpy/fd-before.txt >want &&
 	$SHDB stats -s -S FRAG $TESTS/golden/reportpy/fd-before.txt >out && test_cmp want out &&
 	grep -q "^all: [1-9][0-9]* records" out
+'
+
+test_expect '--include and --exclude: PCRE2 on the path, as shdb run and shdb cmp' '
+	records() { perl -MJSON::PP -e "local \$/; print decode_json(<STDIN>)->{all}{records}" <"$1"; } &&
+	$SHDB stats --format=json --include "^app1/" --include "g\.vert\$" $R/main >out &&
+	test "$(records out)" = 7 &&
+	$SHDB stats --format=json --exclude "\.frag\$" $R/main >out && test "$(records out)" = 5 &&
+	expect_status 2 $SHDB stats --include "(" $R/main 2>err &&
+	grep -q "^shdb: error: --include .(.: missing closing parenthesis" err
+'
+
+test_expect 'the worst shaders, or --best (report-fossil.py'\''s --worst and --best): by which way is better' '
+	$SHDB stats -m waves --top 2 $R/main >out &&
+	grep -A3 "^worst shaders by waves:" out | tail -2 | awk "{ print \$1 }" | tr "\n" " " >w &&
+	test "$(cat w)" = "8 8 " &&
+	$SHDB stats --best -m waves --top 1 $R/main >out &&
+	grep -A2 "^best shaders by waves:" out | tail -1 | grep -q "^ *16 " &&
+	$SHDB stats --best -m inst --top 1 $R/main >out &&
+	grep -A2 "^best shaders by inst:" out | tail -1 | grep -q "^ *12  app2/f.frag fragment a630$" &&
+	$SHDB stats --best -m inst --format=json $R/main >out &&
+	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{top_order} eq q(best) && \$j->{top}[0]{value} == 12)" <out
 '
 
 test_expect 'percentiles are values some shader has: counts stay integers' '

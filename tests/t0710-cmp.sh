@@ -113,11 +113,44 @@ test_expect 'a statistic in one run only is a warning, not an error' '
 	grep -q "note: statistics only in after: preamble_inst" out
 '
 
-test_expect '--stage, --target and --exclude filter both runs' '
+# matched FILE: the JSON comparison's count of shaders in both runs
+matched() {
+	perl -MJSON::PP -e "local \$/; print decode_json(<STDIN>)->{matched}" <"$1"
+}
+
+test_expect '--stage, --target, --include and --exclude filter both runs' '
 	$SHDB cmp --format=json --target a740 --stage fragment $R/main $R/topic.jsonl >out &&
-	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 2)" <out &&
-	$SHDB cmp --format=json --exclude "app1/*" --exclude "*/g.vert" $R/main $R/topic.jsonl >out &&
-	perl -MJSON::PP -e "local \$/; my \$j = decode_json(<STDIN>); exit !(\$j->{matched} == 4)" <out
+	test "$(matched out)" = 2 &&
+	$SHDB cmp --format=json $R/main $R/topic.jsonl >out && test "$(matched out)" = 11
+'
+
+test_expect '--include and --exclude are shdb run'\''s: PCRE2 searched anywhere in the path' '
+	$SHDB cmp --format=json --exclude "^app1/" --exclude "/g\.vert\$" $R/main $R/topic.jsonl >out &&
+	test "$(matched out)" = 4 &&
+	$SHDB cmp --format=json --include "^app1/" $R/main $R/topic.jsonl >out &&
+	test "$(matched out)" = 6 &&
+	$SHDB cmp --format=json --include "^app1/" --include "vert" --exclude "b\.comp" $R/main $R/topic.jsonl >out &&
+	test "$(matched out)" = 5 &&
+	expect_status 2 $SHDB cmp --exclude "*/g.vert" $R/main $R/topic.jsonl 2>err &&
+	grep -q "^shdb: error: --exclude .\*/g.vert.: quantifier does not follow a repeatable item at offset 0" err
+'
+
+test_expect '--sort abs: the lists by absolute change (report-fossil.py'\''s --abs-changes)' '
+	$SHDB cmp -m inst $R/main $R/topic.jsonl 2>/dev/null | grep -A2 "^  most helped:" | tail -1 >rel &&
+	grep -q "app1/a.frag fragment a630 *40  -> 36 (-10.00%)" rel &&
+	$SHDB cmp --sort abs -m inst $R/main $R/topic.jsonl 2>/dev/null >out &&
+	grep -A2 "^  most helped (by absolute change):" out | tail -1 >abs &&
+	grep -q "app1/b.comp compute a630 *200  -> 185 (-7.50%)" abs &&
+	expect_status 2 $SHDB cmp --sort size $R/main $R/topic.jsonl 2>err &&
+	grep -q "sort takes rel or abs" err
+'
+
+test_expect 'stp and ldp say what they count: spills and scratch' '
+	printf "{\"path\":\"a.comp\",\"stage\":\"compute\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"stp\":%d,\"ldp\":%d}}\n" 0 0 >p0.jsonl &&
+	printf "{\"path\":\"a.comp\",\"stage\":\"compute\",\"target\":\"a630\",\"status\":\"ok\",\"stats\":{\"stp\":%d,\"ldp\":%d}}\n" 4 8 >p1.jsonl &&
+	$SHDB cmp --format=markdown p0.jsonl p1.jsonl >out &&
+	grep -q "^| STP comps (spills, scratch) (\`stp\`) | 0 | 4 |" out &&
+	grep -q "^| LDP comps (reloads, scratch) (\`ldp\`) | 0 | 8 |" out
 '
 
 test_expect '-S takes a stage in any spelling on both sides' '

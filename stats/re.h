@@ -2,8 +2,8 @@
  * PCRE2 (8-bit) for the runner: --include/--exclude, --stat-pattern and the
  * ir3 preset.  Include this instead of <pcre2.h>.
  */
-#ifndef SHDB_RUNNER_RE_H
-#define SHDB_RUNNER_RE_H
+#ifndef SHDB_STATS_RE_H
+#define SHDB_STATS_RE_H
 
 #ifndef PCRE2_CODE_UNIT_WIDTH
 #define PCRE2_CODE_UNIT_WIDTH 8

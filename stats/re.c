@@ -1,4 +1,4 @@
-#include "runner/re.h"
+#include "stats/re.h"
 
 pcre2_code *re_compile(const char *pattern, uint32_t flags, const char *what,
 		       struct strbuf *err)
