@@ -28,6 +28,34 @@ test_expect '--disasm shows the ir3 assembly, (nopN) only from a6xx' '
 	! grep -q "(nop[0-9])" a5 && grep -q "(nop[0-9])" a6
 '
 
+# declared FILE: the registers the listing's @in and @tex lines declare, one a line
+declared() {
+	sed -n "s/^@\(in\|tex\)(\([^)]*\)).*/\2/p" "$1" | sort -u
+}
+
+test_expect '--disasm opens with Mesa'\''s declarations (@in, @tex, @const) and closes with the outputs' '
+	$SHDB compile -t a630 --disasm $SRCDIR/shaders/lighting/pbr.frag >fs &&
+	grep -q "^@in(r0.x)	in0 (wrmask=0x3)	; ij_persp_pixel$" fs &&
+	grep -q "^@tex(r[0-9]*\.[xyzw])	src=[0-9]*, samp=[0-9]*, tex=[0-9]*, wrmask=0xf, opc=sam	; in_uv.xy$" fs &&
+	grep -q "^@const(c[0-9]*\.x)	0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}$" fs &&
+	grep -q "^; consts: c0.x-c[0-9]*.w ubo0\[[0-9]*:[0-9]*\], c[0-9]*.x- immediates$" fs &&
+	tail -2 fs | head -1 | grep -q "^; fragment: outputs: r[0-9]*\.[xyzw] (rt0.x out_color)$" &&
+	tail -1 fs | grep -q "^; fragment: inputs: il 0-2 in_world_pos.xyz, il 4-6 in_normal.xyz, il 8-9 in_uv.xy$" &&
+	awk "/^@/ && body { exit 1 } !/^[@;]/ { body = 1 }" fs &&
+	$SHDB compile -t a630 --disasm $SRCDIR/shaders/post/fullscreen.vert >vs &&
+	grep -q "^@in(r[0-9]*\.[xyzw])	in0	; vertex_id$" vs &&
+	tail -1 vs | grep -q "^; vertex: outputs: .*(position)"
+'
+
+test_expect '--disasm: a prefetched texel is read, never written: its @tex line says where it comes from' '
+	$SHDB compile -t a630 --disasm $SRCDIR/shaders/lighting/pbr.frag >fs &&
+	declared fs >decl && grep -q "^r" decl &&
+	grep -v "^[@;]" fs >body &&
+	while read -r r; do
+		grep -q "[ ,]$r\([, ]\|\$\)" body || { echo "$r is not read"; return 1; }
+	done <decl
+'
+
 test_expect 'a7xx needs fewer nops than a6xx on the same shader' '
 	n6=$($SHDB compile -t a630 --shaderdb $IN/alu-int.ir | sed "s/.* \([0-9]*\) nops.*/\1/") &&
 	n7=$($SHDB compile -t a740 --shaderdb $IN/alu-int.ir | sed "s/.* \([0-9]*\) nops.*/\1/") &&

@@ -12,10 +12,30 @@
  *
  * Meta instructions emit nothing and are skipped; jump targets are relative
  * instruction offsets.  Cat6 forms are close to, not always exactly, Mesa's.
+ * A preamble (shps … shpe) is printed in place, as Mesa does.
+ *
+ * Around the listing, as Mesa's ir3_shader_disasm, what the registers and
+ * consts hold before the first instruction and what `end` hands on, so that
+ * no register is read without saying where it came from; the names are
+ * selection's (ir3_iface.h), absent for machine IR read from text:
+ *
+ *	@in(r0.x)	in0 (wrmask=0x3)	; ij_persp_pixel
+ *	@tex(r1.x)	src=0, samp=0, tex=0, wrmask=0xf, opc=sam	; vUV.xy
+ *	@const(c2.x)	0x3f000000, 0x40400000, 0x00000000, 0x00000000
+ *	; consts: c0.x-c1.w user, c2.x- immediates
+ *	…
+ *	; fragment: outputs: r0.x (rt0.x fragColor)
+ *	; fragment: inputs: il 0-1 vUV.xy
  */
+#include "compiler/ir3/ir3_iface.h"
+#include "compiler/ir3/ir3_ir.h"	/* ir3's foreach_* and TYPE_* (see there) */
 #include "compiler/ir3/ir3_passes.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stats/stage.h"
 
 static const char comp[] = "xyzw";
 
@@ -352,6 +372,215 @@ static void instr(struct strbuf *sb, const struct ir3_instruction *i)
 	}
 }
 
+/* ---- declarations (Mesa's ir3_shader_disasm) ---- */
+
+static const char *input_name(const struct ir3 *ir, const struct ir3_instruction *in)
+{
+	for (unsigned n = 0; ir->iface && n < ir->iface->num_inputs; n++)
+		if (ir->iface->inputs[n].instr == in)
+			return ir->iface->inputs[n].name;
+	return NULL;
+}
+
+/* "vUV.xy": the varying at `inloc` and the next n - 1, after `before`. */
+static void varying_name(struct strbuf *sb, const struct ir3 *ir, unsigned inloc, unsigned n,
+			 const char *before)
+{
+	const struct ir3_iface *f = ir->iface;
+	if (!f || inloc + n > f->num_varyings || !f->varyings[inloc].name)
+		return;
+	strbuf_addf(sb, "%s%s.", before, f->varyings[inloc].name);
+	for (unsigned k = 0; k < n; k++)
+		strbuf_addch(sb, comp[f->varyings[inloc + k].comp & 3]);
+}
+
+static void decl_in(struct strbuf *sb, const struct ir3 *ir, const struct ir3_instruction *i,
+		    unsigned n)
+{
+	const struct ir3_register *d = i->dsts[0];
+	strbuf_addstr(sb, "@in(");
+	ir3_reg_name(sb, d->num, d->flags & IR3_REG_HALF);
+	strbuf_addf(sb, ")\tin%u", n);
+	if (d->wrmask > 1)
+		strbuf_addf(sb, " (wrmask=0x%x)", d->wrmask);
+	const char *name = input_name(ir, i);
+	if (name)
+		strbuf_addf(sb, "\t; %s", name);
+	strbuf_addch(sb, '\n');
+}
+
+static void decl_tex(struct strbuf *sb, const struct ir3 *ir, const struct ir3_instruction *i)
+{
+	const struct ir3_register *d = i->dsts[0];
+	strbuf_addstr(sb, "@tex(");
+	ir3_reg_name(sb, d->num, d->flags & IR3_REG_HALF);
+	strbuf_addf(sb, ")\tsrc=%d, samp=%u, tex=%u, wrmask=0x%x, opc=sam", i->off, i->samp, i->tex,
+		    d->wrmask);
+	varying_name(sb, ir, (unsigned)i->off, 2, "\t; ");
+	strbuf_addch(sb, '\n');
+}
+
+/* "c2.x-c3.w what" */
+static void const_range(struct strbuf *sb, bool *first, unsigned vec4, unsigned n, const char *what)
+{
+	if (!n)
+		return;
+	strbuf_addf(sb, "%s c%u.x-c%u.w %s", *first ? "; consts:" : ",", vec4, vec4 + n - 1, what);
+	*first = false;
+}
+
+/* Where the const file's parts are (the lowering's layout), then the immediates. */
+static void const_layout(struct strbuf *sb, const struct ir3 *ir)
+{
+	const struct ir3_const_layout *l = &ir->iface->layout;
+	bool first = true;
+	const_range(sb, &first, 0, l->user_vec4, "user");
+	for (unsigned k = 0; k < l->num_ranges; k++) {
+		const struct ir3_ubo_range *r = &l->ranges[k];
+		if (r->offset == ~0u)
+			continue;
+		char what[64];
+		snprintf(what, sizeof(what), "ubo%u[%u:%u]", r->slot, r->start, r->end);
+		const_range(sb, &first, r->offset / 16, (r->end - r->start) / 16, what);
+	}
+	if (l->ubo_ptrs)
+		const_range(sb, &first, l->ubo_ptr_vec4, l->driver_vec4 - l->ubo_ptr_vec4, "ubo addresses");
+	const_range(sb, &first, l->driver_vec4, (l->num_driver_params + 3) / 4, "driver params");
+	if (l->primitive_map_vec4 > l->primitive_param_vec4) {
+		const_range(sb, &first, l->primitive_param_vec4,
+			    l->primitive_map_vec4 - l->primitive_param_vec4, "primitive params");
+		const_range(sb, &first, l->primitive_map_vec4, l->size_vec4 - l->primitive_map_vec4,
+			    "primitive map");
+	}
+	if (ir->nimmediates)
+		strbuf_addf(sb, "%s c%u.x- immediates", first ? "; consts:" : ",", ir->const_size);
+	else if (first)
+		return;
+	strbuf_addch(sb, '\n');
+}
+
+static void header(struct strbuf *sb, const struct ir3 *ir)
+{
+	unsigned n = 0;
+	foreach_instr(i, ir->first)
+		if (i->opc == OPC_META_INPUT)
+			decl_in(sb, ir, i, n++);
+	foreach_instr(i, ir->first)
+		if (i->opc == OPC_META_TEX_PREFETCH)
+			decl_tex(sb, ir, i);
+	for (unsigned v = 0; v * 4 < ir->nimmediates; v++) {
+		strbuf_addf(sb, "@const(c%u.x)\t", ir->const_size + v);
+		for (unsigned k = 0; k < 4; k++)
+			strbuf_addf(sb, "%s0x%08x", k ? ", " : "",
+				    v * 4 + k < ir->nimmediates ? ir->immediates[v * 4 + k] : 0);
+		strbuf_addch(sb, '\n');
+	}
+	if (ir->iface)
+		const_layout(sb, ir);
+}
+
+/* The name of `end`'s source n: by its colour slot, else in selection's order. */
+static const struct ir3_iface_output *output_of(const struct ir3 *ir, const struct ir3_register *src,
+						unsigned n)
+{
+	const struct ir3_iface *f = ir->iface;
+	for (unsigned k = 0; f && src->slot >= 0 && k < f->num_outputs; k++)
+		if (f->outputs[k].slot == src->slot)
+			return &f->outputs[k];
+	return f && src->slot < 0 && n < f->num_outputs ? &f->outputs[n] : NULL;
+}
+
+static bool in_end(const struct ir3_instruction *end, int slot)
+{
+	for (unsigned n = 0; end && n < end->nsrc; n++)
+		if (end->srcs[n]->slot == slot)
+			return true;
+	return false;
+}
+
+/* What `end` hands on (nothing for a shader that writes only memory). */
+static void outputs(struct strbuf *sb, const struct ir3 *ir, const struct ir3_instruction *end)
+{
+	unsigned aliased = 0;
+	for (unsigned k = 0; ir->iface && k < ir->iface->num_outputs; k++)
+		aliased += ir->iface->outputs[k].slot >= 0 && !in_end(end, ir->iface->outputs[k].slot);
+	if (!aliased && (!end || !end->nsrc))
+		return;
+	strbuf_addf(sb, "; %s: outputs:", stage_name(ir->stage));
+	for (unsigned n = 0; end && n < end->nsrc; n++) {
+		const struct ir3_register *r = end->srcs[n];
+		const struct ir3_iface_output *o = output_of(ir, r, n);
+		strbuf_addch(sb, ' ');
+		reg(sb, r);
+		if (r->slot >= 0)
+			strbuf_addf(sb, " (rt%d.%c%s%s)", r->slot / 4, comp[r->slot & 3], o ? " " : "",
+				    o ? o->name : "");
+		else if (o)
+			strbuf_addf(sb, " (%s)", o->name);
+	}
+	for (unsigned k = 0; ir->iface && k < ir->iface->num_outputs; k++) {
+		const struct ir3_iface_output *o = &ir->iface->outputs[k];
+		if (o->slot >= 0 && !in_end(end, o->slot))
+			strbuf_addf(sb, " rt%d (%s: alias.rt)", o->slot / 4, o->name);
+	}
+	strbuf_addch(sb, '\n');
+}
+
+/* FS: which varying locations the program reads (bary.f, flat.b, the
+ * texture prefetches' coordinates). */
+static bool *varyings_read(const struct ir3 *ir, unsigned n)
+{
+	bool *read = xcalloc(n + 1, sizeof(bool));
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if ((i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B) && i->nsrc &&
+			    (i->srcs[0]->flags & IR3_REG_IMMED) && i->srcs[0]->uim < n)
+				read[i->srcs[0]->uim] = true;
+			for (unsigned k = 0; i->opc == OPC_META_TEX_PREFETCH && k < 2; k++)
+				if ((unsigned)i->off + k < n)
+					read[i->off + k] = true;
+		}
+	return read;
+}
+
+/* FS: the varyings read, a run of locations per declaration. */
+static void varyings(struct strbuf *sb, const struct ir3 *ir)
+{
+	const struct ir3_iface *f = ir->iface;
+	unsigned nv = f ? f->num_varyings : 0;
+	bool *read = varyings_read(ir, nv), any = false;
+	for (unsigned il = 0; il < nv;) {
+		const char *name = read[il] ? f->varyings[il].name : NULL;
+		unsigned n = 1;
+		while (name && il + n < nv && read[il + n] && f->varyings[il + n].name &&
+		       !strcmp(f->varyings[il + n].name, name))
+			n++;
+		if (name) {
+			strbuf_addf(sb, "%s il %u", any ? "," : "; fragment: inputs:", il);
+			if (n > 1)
+				strbuf_addf(sb, "-%u", il + n - 1);
+			varying_name(sb, ir, il, n, " ");
+			any = true;
+		}
+		il += n;
+	}
+	if (any)
+		strbuf_addch(sb, '\n');
+	free(read);
+}
+
+static void footer(struct strbuf *sb, const struct ir3 *ir)
+{
+	const struct ir3_instruction *end = NULL;
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			if (i->opc == OPC_END)
+				end = i;
+	outputs(sb, ir, end);
+	if (ir->stage == STAGE_FRAGMENT)
+		varyings(sb, ir);
+}
+
 void ir3_disasm(struct strbuf *sb, struct ir3 *ir)
 {
 	unsigned ip = 0;
@@ -359,6 +588,7 @@ void ir3_disasm(struct strbuf *sb, struct ir3 *ir)
 		foreach_instr(i, b)
 			if (!ir3_is_meta(i))
 				i->ip = ip++;
+	header(sb, ir);
 	foreach_block(b, ir)
 		foreach_instr(i, b) {
 			if (ir3_is_meta(i))
@@ -366,4 +596,5 @@ void ir3_disasm(struct strbuf *sb, struct ir3 *ir)
 			instr(sb, i);
 			strbuf_addch(sb, '\n');
 		}
+	footer(sb, ir);
 }

@@ -13,7 +13,8 @@
  *
  * Outputs are in the order selection gave `end` its sources; a750's
  * alias.rt takes constant colour outputs out of `end` (their `slot`, rtN.c,
- * finds them again), the rest keep their order.
+ * finds them again), the rest keep their order.  Names are for humans: the
+ * disassembly's declarations (ir3_disasm.c) say what a register holds.
  */
 #ifndef SHDB_IR3_IFACE_H
 #define SHDB_IR3_IFACE_H
@@ -28,6 +29,7 @@ enum ir3_iface_kind {
 
 struct ir3_iface_input {
 	const struct ir3_instruction *instr;	/* its META_INPUT */
+	const char *name;		/* for the listing: vPos, vUV[2], ij_persp_pixel, … */
 	enum ir3_iface_kind kind;
 	unsigned decl, elem, comp;	/* ATTR: declaration, array element, first component */
 	enum intrinsic sysval;		/* SYSVAL: the intrinsic that reads it */
@@ -38,11 +40,13 @@ struct ir3_iface_input {
 struct ir3_iface_varying {
 	int decl;			/* the input declaration; -1: gl_PointCoord; -2: none */
 	unsigned elem, comp;		/* array element, component in the slot (absolute) */
+	const char *name;		/* for the listing, or NULL (none) */
 };
 
 struct ir3_iface_output {
 	unsigned decl, elem;		/* the output declaration and array element */
 	int slot;			/* rtN.c of a colour output, else -1 */
+	const char *name;		/* for the listing */
 };
 
 struct ir3_iface {

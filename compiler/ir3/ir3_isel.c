@@ -78,9 +78,35 @@ struct ir3_builder isel_top(struct isel *c)
 	return b;
 }
 
+const char *isel_decl_name(struct isel *c, const struct io_decl *d, unsigned elem)
+{
+	const char *name = d->name && *d->name ? d->name : NULL;
+	if (!name && d->builtin != BUILTIN_none)
+		name = builtin_names[d->builtin];
+	if (!name)
+		name = arena_printf(c->ir->arena, "location %d", d->location);
+	return d->array_size ? arena_printf(c->ir->arena, "%s[%u]", name, elem)
+			     : arena_strdup(c->ir->arena, name);
+}
+
+/* "vertex_id" for load_vertex_id */
+static const char *sysval_name(enum intrinsic op)
+{
+	const char *name = intrinsic_infos[op].name;
+	return strncmp(name, "load_", 5) ? name : name + 5;
+}
+
+static const char *const ij_names[ISEL_IJ_COUNT] = {
+	"ij_persp_pixel", "ij_persp_centroid", "ij_persp_sample",
+	"ij_linear_pixel", "ij_linear_centroid", "ij_linear_sample",
+};
+
 void isel_iface_input(struct isel *c, struct ir3_register *input, struct ir3_iface_input what)
 {
 	struct ir3_iface *f = c->ir->iface;
+	what.name = what.kind == IR3_IFACE_IJ ? ij_names[what.ij]
+		    : what.kind == IR3_IFACE_SYSVAL ? sysval_name(what.sysval)
+		    : isel_decl_name(c, c->s->inputs[what.decl], what.elem);
 	size_t sz = sizeof(*f->inputs);
 	f->inputs = arena_realloc(c->ir->arena, f->inputs, f->num_inputs * sz, (f->num_inputs + 1) * sz);
 	what.instr = input->instr;

@@ -13,25 +13,7 @@
 
 #include "compiler/ir3/ir3_iface.h"
 #include "compiler/ir3/ir3_nir.h"
-
-/*
- * ir.h and ir3.h both name the iteration macros foreach_block,
- * foreach_instr, foreach_instr_safe and the types TYPE_F16 … TYPE_U8.  In
- * selection the unprefixed names are ir3's; the IR's are ir_foreach_*, and
- * the IR's alu_type names are not used.
- */
-#define ir_foreach_block(b, fn) \
-	for (struct block *b = function_start_block(fn); b; b = function_next_block((fn), b))
-#define ir_foreach_instr(i, b) list_for_each_entry(struct instr, i, &(b)->instrs, link)
-#undef foreach_block
-#undef foreach_instr
-#undef foreach_instr_safe
-#define TYPE_F16 IR3_TYPE_F16
-#define TYPE_F32 IR3_TYPE_F32
-#define TYPE_U16 IR3_TYPE_U16
-#define TYPE_U32 IR3_TYPE_U32
-#define TYPE_U8 IR3_TYPE_U8
-#include "compiler/ir3/ir3.h"
+#include "compiler/ir3/ir3_ir.h"	/* ir3's foreach_* and TYPE_* (see there) */
 
 #define ISEL_MAX_OUTPUT_SLOTS 64
 
@@ -123,8 +105,11 @@ struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind);
 /* FS: a texture prefetch of `tex` when it qualifies (ir3_isel_tex.c). */
 bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex);
 
-/* Record what an input's register holds (ir3_iface.h). */
+/* Record what an input's register holds (ir3_iface.h), named. */
 void isel_iface_input(struct isel *c, struct ir3_register *input, struct ir3_iface_input what);
+/* A declaration's name for humans: its own, its builtin's, or "location N";
+ * "[elem]" for an array (in the machine program's arena). */
+const char *isel_decl_name(struct isel *c, const struct io_decl *d, unsigned elem);
 
 /* FS varyings and VS inputs before the shader body; `end` after it. */
 void isel_setup_inputs(struct isel *c);

@@ -83,7 +83,9 @@ static void iface_varying(struct isel *c, unsigned inloc, int decl, unsigned ele
 			f->varyings[k] = (struct ir3_iface_varying){ .decl = -2 };
 		f->num_varyings = inloc + 1;
 	}
-	f->varyings[inloc] = (struct ir3_iface_varying){ decl, elem, comp };
+	const char *name = decl >= 0 ? isel_decl_name(c, c->s->inputs[decl], elem)
+			   : decl == -1 ? "gl_PointCoord" : NULL;
+	f->varyings[inloc] = (struct ir3_iface_varying){ decl, elem, comp, name };
 }
 
 /* The varying locations (inlocs) of the FS inputs' components: a6xx+ by
@@ -449,7 +451,9 @@ void isel_emit_end(struct isel *c)
 	f->outputs = arena_array(c->ir->arena, struct ir3_iface_output, n + 1);
 	f->num_outputs = n;
 	for (unsigned k = 0; k < n; k++)
-		f->outputs[k] = (struct ir3_iface_output){ decls[k], elems[k], slots[k] };
+		f->outputs[k] = (struct ir3_iface_output){
+			decls[k], elems[k], slots[k],
+			isel_decl_name(c, c->s->outputs[decls[k]], elems[k]) };
 }
 
 /* ------------------------------------------------------------------ */

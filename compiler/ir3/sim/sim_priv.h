@@ -12,21 +12,8 @@
 #ifndef SHDB_IR3_SIM_PRIV_H
 #define SHDB_IR3_SIM_PRIV_H
 
-/* ir.h and ir3.h both name TYPE_F16 … and the foreach macros: here the
- * types are ir3's and the IR's macros are not used (as in ir3_isel.h) */
 #include "compiler/ir/interp.h"
-#define ir_foreach_block(b, fn) \
-	for (struct block *b = function_start_block(fn); b; b = function_next_block((fn), b))
-#define ir_foreach_instr(i, b) list_for_each_entry(struct instr, i, &(b)->instrs, link)
-#undef foreach_block
-#undef foreach_instr
-#undef foreach_instr_safe
-#define TYPE_F16 IR3_TYPE_F16
-#define TYPE_F32 IR3_TYPE_F32
-#define TYPE_U16 IR3_TYPE_U16
-#define TYPE_U32 IR3_TYPE_U32
-#define TYPE_U8 IR3_TYPE_U8
-#include "compiler/ir3/ir3.h"
+#include "compiler/ir3/ir3_ir.h"	/* ir3's foreach_* and TYPE_* (see there) */
 #include "compiler/ir3/ir3_iface.h"
 #include "compiler/ir3/sim/ir3_sim.h"
 
