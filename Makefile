@@ -11,6 +11,7 @@
 #   make fuzz FUZZ_S=N    each libFuzzer target (fuzz/) for N seconds (clang, in build-fuzz/)
 #   make SANITIZE=1 san-corpus   the sanitizer build on a sample of ../shared/corpus
 #   make nightly-demo     two small histories of the bundled corpus, and their reports
+#   make report-screenshot  the demo's report as headless Chromium draws it (installs it)
 #   make install PREFIX=/usr/local
 #   make V=1 ...          show full commands
 #
@@ -98,6 +99,7 @@ ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) 
                        $(CHECK_SRC) $(FUZZ_SRC) $(FUZZ_LIB_SRC) fuzz/standalone.c)
 
 .PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check records-diff nightly-demo \
+        report-screenshot \
         clean install \
         need-libs fuzz fuzz-build san-corpus FORCE
 .DEFAULT_GOAL := all
@@ -202,7 +204,8 @@ deps-list:
 # The goals a newcomer types install what is missing first; then one sub-make, given
 # every goal of the command line, reads pkg-config's answers afresh (this make
 # parsed them before the install).
-NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo fuzz san-corpus
+NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo \
+              report-screenshot fuzz san-corpus
 ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
 ifneq ($(SHDB_DEPS_DONE),1)
 $(MAKECMDGOALS): with-deps
@@ -255,6 +258,14 @@ san-corpus: all
 # (reports/nightly-demo.sh says what each shows), rendered by shdb report.
 nightly-demo: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) reports/nightly-demo.sh $(BUILD)/nightly-demo
+
+# The stand-in history's report as headless Chromium draws it, for the eye
+# ($(BUILD)/report-screenshot.png, 1280 x 6000): Chromium is an optional package
+# of .ci/packages, installed for this goal only.
+report-screenshot: nightly-demo
+	$(Q).ci/deps --with chromium
+	$(Q)reports/screenshot.sh $(BUILD)/nightly-demo/standin/report/index.html \
+	  $(BUILD)/report-screenshot.png
 
 # Each libFuzzer target for FUZZ_S seconds (fuzz/run.sh): clang builds them in
 # build-fuzz/; corpora grow in FUZZ_STATE (default build-fuzz/state).

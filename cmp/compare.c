@@ -415,22 +415,22 @@ static int cmp_by(double x1, double y1, double x2, double y2)
 	return x2 != y2 ? (x2 > y2 ? -1 : 1) : 0;
 }
 
-static int cmp_most_changed(const void *x, const void *y)
+static int most_changed(const struct change *cx, const struct change *cy, bool by_abs)
 {
-	const struct change *cx = x, *cy = y;
 	double rx = fabs(rel_change(cx->before, cx->after)), ry = fabs(rel_change(cy->before, cy->after));
 	double ax = fabs(cx->after - cx->before), ay = fabs(cy->after - cy->before);
-	int d = cmp_by(rx, ry, ax, ay);
+	int d = by_abs ? cmp_by(ax, ay, rx, ry) : cmp_by(rx, ry, ax, ay);
 	return d ? d : (cx->pair > cy->pair) - (cx->pair < cy->pair);
+}
+
+static int cmp_most_changed(const void *x, const void *y)
+{
+	return most_changed(x, y, false);
 }
 
 static int cmp_most_changed_abs(const void *x, const void *y)
 {
-	const struct change *cx = x, *cy = y;
-	double rx = fabs(rel_change(cx->before, cx->after)), ry = fabs(rel_change(cy->before, cy->after));
-	double ax = fabs(cx->after - cx->before), ay = fabs(cy->after - cy->before);
-	int d = cmp_by(ax, ay, rx, ry);
-	return d ? d : (cx->pair > cy->pair) - (cx->pair < cy->pair);
+	return most_changed(x, y, true);
 }
 
 /* min, max, mean, median of |a - b| and |a - b| / b (0 when b = 0), as report.py. */

@@ -35,6 +35,18 @@ test_expect 'a missing command, library or file of the list is named by its pack
 	grep -qx "shdb: install them with:  sudo apt-get install -y no-such-tool no-such-lib no-such-file" err
 '
 
+test_expect 'an optional package is checked and installed only when asked for (--with)' '
+	cat >packages <<-\LIST &&
+	bash            cmd:bash
+	no-such-opt     optional cmd:shdb-no-such-command
+	LIST
+	env SHDB_PACKAGES=packages SHDB_DEPS_NO_INSTALL=1 "$SRCDIR/.ci/deps" >out 2>&1 && ! test -s out &&
+	expect_status 1 env SHDB_PACKAGES=packages SHDB_DEPS_NO_INSTALL=1 "$SRCDIR/.ci/deps" --with no-such-opt 2>err &&
+	grep -qx "shdb: install them with:  sudo apt-get install -y no-such-opt" err &&
+	env SHDB_PACKAGES=packages "$SRCDIR/.ci/deps" --list >list && test "$(cat list)" = bash &&
+	env SHDB_PACKAGES=packages "$SRCDIR/.ci/deps" --list-all | grep -qx no-such-opt
+'
+
 test_expect 'a check of an unknown kind is an error, not a silent pass' '
 	printf "pkg  bogus:x\n" >packages &&
 	! env SHDB_PACKAGES=packages SHDB_DEPS_NO_INSTALL=1 "$SRCDIR/.ci/deps" 2>err &&
