@@ -21,7 +21,6 @@ static uint64_t now_ns(void)
 
 struct exec_run {
 	uint64_t seed;
-	unsigned subgroup_size;
 	struct interp_inputs *in;
 	struct interp_result *want;
 };
@@ -57,6 +56,14 @@ uint64_t exec_step_limit(unsigned lanes)
 	return n < 1000 ? 1000 : n > INTERP_DEFAULT_STEP_LIMIT ? INTERP_DEFAULT_STEP_LIMIT : n;
 }
 
+/* Whether two preparations of one seed's inputs are the same machine's. */
+static bool same_machine(const struct interp_inputs *a, const struct interp_inputs *b)
+{
+	return a->subgroup_size == b->subgroup_size &&
+	       a->coarse_derivatives == b->coarse_derivatives &&
+	       a->ubo_unchecked == b->ubo_unchecked;
+}
+
 /* The inputs of `seed` as `be` prepares them and the interpreter's run on
  * them: from the cache, or made now (and kept there when there is one). */
 static struct exec_run get_run(struct shader *s, const struct exec_backend *be, uint64_t seed,
@@ -68,7 +75,7 @@ static struct exec_run get_run(struct shader *s, const struct exec_backend *be, 
 		be->prepare(be->ctx, in);
 	for (size_t i = 0; cache && i < cache->runs.len; i++) {
 		struct exec_run *r = &cache->runs.data[i];
-		if (r->seed == seed && r->subgroup_size == in->subgroup_size) {
+		if (r->seed == seed && same_machine(r->in, in)) {
 			interp_inputs_free(in);
 			*owned = false;
 			return *r;
@@ -78,7 +85,7 @@ static struct exec_run get_run(struct shader *s, const struct exec_backend *be, 
 				      .spirv_undef = tol->spirv_undef,
 				      .float_relaxed = tol->float_relaxed };
 	uint64_t t0 = now_ns();
-	struct exec_run r = { seed, in->subgroup_size, in, interp_run(s, in, &opt) };
+	struct exec_run r = { seed, in, interp_run(s, in, &opt) };
 	st->interp_ns += now_ns() - t0;
 	*owned = !cache;
 	if (cache)

@@ -59,7 +59,8 @@ struct exec_stats {
 
 /* The interpreter's runs of one source shader, kept for the next backend
  * (target) that checks the same shader: keyed by seed and by what the
- * backend's prepare() made of the inputs (the subgroup size). */
+ * backend's prepare() made of the inputs (the subgroup size, the
+ * machine's choices). */
 struct exec_cache;
 struct exec_cache *exec_cache_new(void);
 void exec_cache_free(struct exec_cache *c);

@@ -107,6 +107,13 @@ struct interp_inputs {
 	float *tess_coord;		/* per lane: 3 floats */
 	float *point_coord;		/* per lane: 2 floats */
 	uint8_t *front_face;		/* per lane */
+
+	/* What the machine does where the API leaves the choice open (a
+	 * backend's simulator says, exec_backend.prepare; the defaults are
+	 * the interpreter's own choices). */
+	bool coarse_derivatives;	/* ddx/ddy are ddx_coarse/ddy_coarse, not fine */
+	bool ubo_unchecked;		/* an out-of-bounds UBO read is undefined (no
+					   robust access: a raw address), not 0 */
 };
 
 /* Inputs sized for `s`, all zero but system values. */

@@ -5,7 +5,8 @@
  * Quads: lanes 4q … 4q+3 form a 2×2 quad, (x, y) = (l & 1, l >> 1 & 1).
  * ddx = ddx_fine = v(x=1) - v(x=0) in the lane's row, ddy = ddy_fine the
  * same in its column; the coarse ones use the quad's top-left lane for both
- * rows (columns).  The difference is an fsub of the constant folder.  A
+ * rows (columns), and so do ddx/ddy when the inputs say the machine computes
+ * them coarse (coarse_derivatives: the API lets it).  The difference is an fsub of the constant folder.  A
  * derivative reading a lane that does not run the instruction (discarded,
  * in another branch, absent) is poison.
  *
@@ -35,7 +36,8 @@ static void exec_derivative(struct ictx *c, struct intrinsic_instr *intr, const 
 	const struct ssa_def *v = intr->src[0].ssa;
 	bool is_x = intr->op == INTR_ddx || intr->op == INTR_ddx_fine ||
 		    intr->op == INTR_ddx_coarse;
-	bool coarse = intr->op == INTR_ddx_coarse || intr->op == INTR_ddy_coarse;
+	bool coarse = intr->op == INTR_ddx_coarse || intr->op == INTR_ddy_coarse ||
+		      (c->in->coarse_derivatives && (intr->op == INTR_ddx || intr->op == INTR_ddy));
 	unsigned step = is_x ? 1 : 2;
 	for (unsigned i = 0; i < ls->n; i++) {
 		unsigned l = ls->l[i];

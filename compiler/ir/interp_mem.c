@@ -6,7 +6,8 @@
  * Bounds (INTERP.md): each component of an access is checked on its own.
  * Out of bounds in a buffer, in shared, global or scratch memory: a read
  * gives 0, a write is dropped, an atomic returns 0 and changes nothing
- * (robustBufferAccess2).  A descriptor slot past the declared ones (an
+ * (robustBufferAccess2); a UBO load past the end is poison where the
+ * inputs say the machine does not check (ubo_unchecked).  A descriptor slot past the declared ones (an
  * array indexed out of bounds) is undefined: a read poison, a write or an
  * atomic undefined behaviour.  Locals: an
  * out-of-range read is poison, an out-of-range write undefined behaviour.
@@ -261,6 +262,9 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l) || slot >= in->num_ubos;
 		buf = slot < in->num_ubos ? &in->ubo[slot] : NULL;
 		addr = isrc(c, intr, 1, l);
+		if (buf && in->ubo_unchecked &&
+		    (addr > buf->size || buf->size - addr < (uint64_t)d->num_components * d->bit_size / 8))
+			undef = true;
 		break;
 	}
 	case INTR_load_ssbo:

@@ -978,6 +978,11 @@ void ir3_sim_free(struct ir3_sim *sim)
 void ir3_sim_prepare(struct ir3_sim *sim, struct interp_inputs *in)
 {
 	in->subgroup_size = sim->wave_size;
+	/* Mesa selects dsx/dsy for ddx/ddy and the coarse ones, dsxpp.1 for
+	 * the fine ones: the plain derivatives are coarse */
+	in->coarse_derivatives = true;
+	/* a3xx-a5xx read UBOs with ldg at the address the const file holds */
+	in->ubo_unchecked = !sim->t->ubo_ldc;
 }
 
 static void prepare_cb(void *ctx, struct interp_inputs *in)

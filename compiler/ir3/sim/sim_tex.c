@@ -13,8 +13,9 @@
  *
  * The array layer arrives with Mesa's + 0.5 (a4xx+), which the hardware
  * truncates; getlod returns the lod in s16.8 fixed point.  dsx/dsy are the
- * fine derivatives of the quad (the interpreter's ddx/ddy), dsxpp/dsypp
- * too; a quad neighbour that does not run the instruction gives poison.
+ * quad's coarse derivatives (its first row, column: Mesa selects them for
+ * ddx_coarse and dsxpp.1/dsypp.1 for the fine ones), dsxpp/dsypp the fine
+ * ones; a quad neighbour that does not run the instruction gives poison.
  */
 #include "compiler/ir3/sim/sim_priv.h"
 
@@ -270,8 +271,9 @@ static struct sval deriv(struct srun *r, uint32_t pc, unsigned f)
 {
 	const struct ir3_instruction *i = instr_at(r, pc);
 	bool x = i->opc == OPC_DSX || i->opc == OPC_DSXPP_1;
-	unsigned q = f & 3;
-	unsigned a = x ? (q & ~1u) : (q & ~2u), b = x ? (q | 1u) : (q | 2u);
+	bool coarse = i->opc == OPC_DSX || i->opc == OPC_DSY;
+	unsigned q = coarse ? 0 : f & 3, step = x ? 1 : 2;
+	unsigned a = q & ~step, b = q | step;
 	struct sval va = quad_read(r, pc, quad_fibre(r, f, a)), vb = quad_read(r, pc, quad_fibre(r, f, b));
 	if (va.poison || vb.poison)
 		return (struct sval){ 0, true, va.poison ? va.cause : vb.cause };
