@@ -9,12 +9,15 @@
  *	META_INPUT %2.xy    IR3_IFACE_IJ, ij ISEL_IJ_PERSP_PIXEL
  *	META_INPUT %5.xyz   IR3_IFACE_ATTR, decl 1, elem 0, comp 0
  *	bary.f %7, 4, %2    varyings[4] = { decl 0, elem 1, comp 0 }
- *	end  %9 (src n)     outputs[n] = { decl 2, elem 0, slot -1 }
+ *	end  %9 (src n)     outputs[n] = { .x: decl 2 elem 0, .y: decl 3 elem 0,
+ *	                                   slot -1 }
  *
- * Outputs are in the order selection gave `end` its sources; a750's
- * alias.rt takes constant colour outputs out of `end` (their `slot`, rtN.c,
- * finds them again), the rest keep their order.  Names are for humans: the
- * disassembly's declarations (ir3_disasm.c) say what a register holds.
+ * Outputs are in the order selection gave `end` its sources, one per
+ * location (the declarations at one location share its vector, each its
+ * components); a750's alias.rt takes constant colour outputs out of `end`
+ * (their `slot`, rtN.c, finds them again), the rest keep their order.
+ * Names are for humans: the disassembly's declarations (ir3_disasm.c) say
+ * what a register holds.
  */
 #ifndef SHDB_IR3_IFACE_H
 #define SHDB_IR3_IFACE_H
@@ -43,8 +46,13 @@ struct ir3_iface_varying {
 	const char *name;		/* for the listing, or NULL (none) */
 };
 
+struct ir3_iface_comp {
+	int decl;			/* the output declaration, -1: none */
+	unsigned elem;			/* its array element */
+};
+
 struct ir3_iface_output {
-	unsigned decl, elem;		/* the output declaration and array element */
+	struct ir3_iface_comp comp[4];	/* what each component of the vector is */
 	int slot;			/* rtN.c of a colour output, else -1 */
 	const char *name;		/* for the listing */
 };

@@ -55,8 +55,10 @@ struct isel {
 	unsigned *input_mask;		/* by input slot: the components load_input reads */
 
 	/* outputs, per exit (a block before the end): the value last stored
-	 * by output slot × 4 components; slots number the declarations'
-	 * elements in order (output_slot) */
+	 * by output slot × 4 components; a located output's slot is its
+	 * location (+ its dual-source index), so the declarations sharing a
+	 * location share its slot (Mesa's slots: one vector per location),
+	 * the builtins' slots follow (output_slot) */
 	unsigned *output_slot;		/* by output decl: its first slot */
 	unsigned num_output_slots;
 	struct isel_exit {

@@ -130,6 +130,20 @@ static void assign_inlocs(struct isel *c)
 
 static void stage_sysvals(struct isel *c);
 
+/* An output at a location of its own (not a builtin): the declarations at
+ * one location share its vector. */
+static bool output_located(const struct io_decl *d)
+{
+	return d->builtin == BUILTIN_none && d->location >= 0;
+}
+
+/* Its slot: the location; a fragment output's dual-source index 1 is the
+ * next render target (rt1), as the hardware blends it. */
+static unsigned output_location(const struct io_decl *d)
+{
+	return (unsigned)d->location + d->index;
+}
+
 void isel_setup_inputs(struct isel *c)
 {
 	unsigned n = c->s->num_inputs;
@@ -141,10 +155,19 @@ void isel_setup_inputs(struct isel *c)
 	c->input_vals = arena_array(c->ir->arena, struct ir3_register *, c->num_input_slots * 4 + 4);
 	memset(c->input_vals, 0, sizeof(*c->input_vals) * (c->num_input_slots * 4 + 4));
 	c->output_slot = arena_array(c->ir->arena, unsigned, c->s->num_outputs + 1);
-	for (unsigned o = 0; o < c->s->num_outputs; o++) {
-		c->output_slot[o] = c->num_output_slots;
-		c->num_output_slots += decl_num_slots(c->s->outputs[o]->array_size);
-	}
+	for (unsigned o = 0; o < c->s->num_outputs; o++)
+		if (output_located(c->s->outputs[o])) {
+			c->output_slot[o] = output_location(c->s->outputs[o]);
+			if (c->output_slot[o] + decl_num_slots(c->s->outputs[o]->array_size) >
+			    c->num_output_slots)
+				c->num_output_slots = c->output_slot[o] +
+						      decl_num_slots(c->s->outputs[o]->array_size);
+		}
+	for (unsigned o = 0; o < c->s->num_outputs; o++)
+		if (!output_located(c->s->outputs[o])) {
+			c->output_slot[o] = c->num_output_slots;
+			c->num_output_slots += decl_num_slots(c->s->outputs[o]->array_size);
+		}
 	c->exits = arena_array(c->ir->arena, struct isel_exit, c->s->fn->num_blocks + 1);
 	c->input_mask = arena_array(c->ir->arena, unsigned, c->num_input_slots + 1);
 	memset(c->input_mask, 0, sizeof(unsigned) * (c->num_input_slots + 1));
@@ -406,6 +429,27 @@ static struct ir3_register **end_values(struct isel *c)
 	return v;
 }
 
+/* What output slot `sl` holds, component by component, in the
+ * interface's terms; its rtN.c when it is a colour output. */
+static struct ir3_iface_output slot_owners(struct isel *c, unsigned sl)
+{
+	struct ir3_iface_output io = { .slot = -1 };
+	for (unsigned k = 0; k < 4; k++)
+		io.comp[k].decl = -1;
+	for (unsigned o = 0; o < c->s->num_outputs; o++) {
+		const struct io_decl *d = c->s->outputs[o];
+		if (sl < c->output_slot[o] || sl - c->output_slot[o] >= decl_num_slots(d->array_size))
+			continue;
+		for (unsigned k = d->component; k < 4 && k < d->component + d->num_components; k++)
+			io.comp[k] = (struct ir3_iface_comp){ (int)o, sl - c->output_slot[o] };
+		if (c->s->stage == STAGE_FRAGMENT && output_located(d) && sl < 8)
+			io.slot = (int)sl * 4;
+		if (!io.name)
+			io.name = isel_decl_name(c, d, sl - c->output_slot[o]);
+	}
+	return io;
+}
+
 /* `end` reads each output slot as a vector of its components (Mesa's
  * output collects: an output takes consecutive registers, so a value
  * written to two components, or components from different places, costs
@@ -414,46 +458,33 @@ static struct ir3_register **end_values(struct isel *c)
 void isel_emit_end(struct isel *c)
 {
 	struct ir3_register *srcs[ISEL_MAX_OUTPUT_SLOTS];
-	int slots[ISEL_MAX_OUTPUT_SLOTS];
-	unsigned decls[ISEL_MAX_OUTPUT_SLOTS], elems[ISEL_MAX_OUTPUT_SLOTS];
+	struct ir3_iface_output owners[ISEL_MAX_OUTPUT_SLOTS];
 	unsigned n = 0;
 	struct ir3_register **vals = end_values(c);
-	for (unsigned o = 0; o < c->s->num_outputs; o++) {
-		const struct io_decl *d = c->s->outputs[o];
-		for (unsigned e = 0; e < decl_num_slots(d->array_size) && n < ISEL_MAX_OUTPUT_SLOTS; e++) {
-			struct ir3_register **v = &vals[(c->output_slot[o] + e) * 4];
-			unsigned ncomp = 0;
-			for (unsigned k = 0; k < 4; k++)
-				if (v[k])
-					ncomp = k + 1;
-			if (!ncomp)
-				continue;
-			struct ir3_register *comps[4];
-			bool half = false;
-			for (unsigned k = 0; k < ncomp; k++)
-				half |= v[k] && (v[k]->flags & IR3_REG_HALF);
-			for (unsigned k = 0; k < ncomp; k++)
-				comps[k] = v[k] ? isel_resize(c, v[k], half) : isel_imm(c, 0, half);
-			int slot = -1;
-			if (c->s->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none &&
-			    d->location >= 0 && d->location + (int)e < 8)
-				slot = (d->location + (int)e) * 4;
-			srcs[n] = isel_collect(c, comps, ncomp);
-			decls[n] = o;
-			elems[n] = e;
-			slots[n++] = slot;
-		}
+	for (unsigned sl = 0; sl < c->num_output_slots && n < ISEL_MAX_OUTPUT_SLOTS; sl++) {
+		struct ir3_register **v = &vals[sl * 4];
+		unsigned ncomp = 0;
+		for (unsigned k = 0; k < 4; k++)
+			if (v[k])
+				ncomp = k + 1;
+		if (!ncomp)
+			continue;
+		struct ir3_register *comps[4];
+		bool half = false;
+		for (unsigned k = 0; k < ncomp; k++)
+			half |= v[k] && (v[k]->flags & IR3_REG_HALF);
+		for (unsigned k = 0; k < ncomp; k++)
+			comps[k] = v[k] ? isel_resize(c, v[k], half) : isel_imm(c, 0, half);
+		srcs[n] = isel_collect(c, comps, ncomp);
+		owners[n++] = slot_owners(c, sl);
 	}
 	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
 	for (unsigned k = 0; k < n; k++)
-		end->srcs[k]->slot = slots[k];
+		end->srcs[k]->slot = owners[k].slot;
 	struct ir3_iface *f = c->ir->iface;
 	f->outputs = arena_array(c->ir->arena, struct ir3_iface_output, n + 1);
 	f->num_outputs = n;
-	for (unsigned k = 0; k < n; k++)
-		f->outputs[k] = (struct ir3_iface_output){
-			decls[k], elems[k], slots[k],
-			isel_decl_name(c, c->s->outputs[decls[k]], elems[k]) };
+	memcpy(f->outputs, owners, n * sizeof(*owners));
 }
 
 /* ------------------------------------------------------------------ */

@@ -284,9 +284,8 @@ struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, flo
 
 /* ---- outputs ---- */
 
-/* The interface output `end` source n stands for, or -1: the outputs of
- * one rtN slot (dual-source blending, components of one location) and
- * those without a slot are in selection's order. */
+/* The interface output `end` source n stands for, or -1: the colour
+ * outputs by their rtN slot, those without one in selection's order. */
 static int output_of(const struct ir3_sim *sim, unsigned n)
 {
 	const struct ir3_iface *fi = sim->f;
@@ -305,21 +304,22 @@ static void put_output(struct srun *r, unsigned f, const struct ir3_iface_output
 		       struct sval v, uint32_t writer)
 {
 	const struct shader *s = r->sim->s;
-	if (o->decl >= s->num_outputs)
+	if (comp >= 4 || o->comp[comp].decl < 0 || (unsigned)o->comp[comp].decl >= s->num_outputs)
 		return;
-	const struct io_decl *d = s->outputs[o->decl];
+	unsigned decl = (unsigned)o->comp[comp].decl;
+	const struct io_decl *d = s->outputs[decl];
 	int dc = (int)comp - (int)d->component;
 	if (dc < 0 || dc >= (int)d->num_components)
 		return;
-	struct interp_output *out = &r->res->outputs[o->decl];
+	struct interp_output *out = &r->res->outputs[decl];
 	if (f >= out->lanes && out->lanes != 1)
 		return;
-	size_t x = interp_io_index(d, out->lanes, out->vertices, out->lanes == 1 ? 0 : f, 0, o->elem,
-				   (unsigned)dc);
+	size_t x = interp_io_index(d, out->lanes, out->vertices, out->lanes == 1 ? 0 : f, 0,
+				   o->comp[comp].elem, (unsigned)dc);
 	out->vals[x] = v.bits & (d->bit_size >= 32 ? UINT32_MAX : 0xffffu);
 	out->tags[x] = v.poison ? INTERP_TAG_POISON : 0;
-	r->out_writer[o->decl][x] = writer;
-	r->out_cause[o->decl][x] = v.cause;
+	r->out_writer[decl][x] = writer;
+	r->out_cause[decl][x] = v.cause;
 }
 
 void sim_bind_outputs(struct srun *r, unsigned f)
