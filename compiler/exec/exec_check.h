@@ -71,8 +71,8 @@ void exec_cache_free(struct exec_cache *c);
  * reaches its step limit (EXEC_LANE_STEPS) or undefined behaviour is
  * skipped.
  *
- * Where a float differs beyond `tol` the backend's run is compared with the
- * interpreter's run of be->lowered: the lowerings a backend runs (fdiv as
+ * Where floats, and only floats, differ beyond `tol` the backend's run is
+ * compared with the interpreter's run of be->lowered: the lowerings a backend runs (fdiv as
  * rcp·mul, pow as exp2·log2, …) are approximations whose error a shader
  * may amplify (cancellation, a large exponent); when the machine computes
  * exactly what the lowered shader says, the seed agrees (stats

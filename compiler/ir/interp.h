@@ -301,6 +301,9 @@ struct interp_tolerance {
 	/* run `before` with interp_options.float_relaxed, and take -0 for +0
 	 * where the shader does not preserve signed zeros */
 	bool float_relaxed;
+	/* floats `before` computed are not compared (any value, NaN or
+	 * infinite alike): what else the runs wrote must be the same */
+	bool floats_free;
 };
 
 /*

@@ -38,7 +38,7 @@ static int64_t ordered(uint64_t v, unsigned bits)
 
 bool interp_float_equal(uint64_t a, uint64_t b, unsigned bits, const struct interp_tolerance *tol)
 {
-	if (a == b)
+	if (a == b || (tol && tol->floats_free))
 		return true;
 	if (bits != 16 && bits != 32 && bits != 64)
 		return false;

@@ -1,13 +1,16 @@
 /*
  * lower_ir3_subgroups: the subgroup operations ir3 builds from a few
  * primitives, as nir_lower_subgroups does with ir3's options (targets.md
- * §2.1, ir3_nir_post_finalize): ballots are uvec4 of which a wave of at
- * most 128 fibres uses .x–.w; what remains for selection is ballot,
- * vote_any, vote_all, elect, read_first_invocation and the
- * subgroup_invocation/size system values.
+ * §2.1, ir3_nir_post_finalize: ballot_bit_size 32, ballot_components 4):
+ * ballots are uvec4 of which a wave of at most 128 fibres uses .x–.w;
+ * what remains for selection is ballot, vote_any, vote_all, elect,
+ * read_first_invocation and the subgroup_invocation/size system values.
  *
- *	subgroup_eq/ge/gt/le/lt_mask  shifts of 1 by the invocation (.x; 0 after)
- *	ballot_bit_count_*            bit_count of each word (masked)
+ *	subgroup_eq/ge/gt/le/lt_mask  per word, 1 shifted by the invocation in
+ *	                              the word it falls in, all ones below it,
+ *	                              0 above (Mesa's build_ballot_imm_ishl);
+ *	                              ge/gt within the subgroup size
+ *	ballot_bit_count_*            the bit_counts of the words (masked), added
  *	ballot_find_lsb/msb           find_lsb/ufind_msb of the words, in order
  *	ballot_bitfield_extract       the bit of the word it falls in
  *	inverse_ballot                ballot_bitfield_extract at the invocation
@@ -24,52 +27,95 @@
 
 static struct ssa_def *u32(struct builder *b, uint32_t v) { return b_imm_int(b, v); }
 
+#define WORDS 4		/* ballot_components */
+
 static struct ssa_def *word(struct builder *b, struct ssa_def *v, unsigned k)
 {
 	return b_channel(b, v, k);
 }
 
+/* Word k of the mask whose bits below `n` (an invocation or the subgroup
+ * size) are set: all ones, none, or the low n % 32 bits. */
+static struct ssa_def *below_word(struct builder *b, struct ssa_def *n, unsigned k)
+{
+	struct ssa_def *part = b_isub(b, b_ishl(b, u32(b, 1), b_iand(b, n, u32(b, 31))), u32(b, 1));
+	return b_bcsel(b, b_ult(b, n, u32(b, 32 * k + 32)),
+		       b_bcsel(b, b_ult(b, n, u32(b, 32 * k)), u32(b, 0), part), u32(b, ~0u));
+}
+
+/* Word k of the invocation's own bit. */
+static struct ssa_def *eq_word(struct builder *b, struct ssa_def *id, unsigned k)
+{
+	return b_bcsel(b, b_ieq(b, b_ushr(b, id, u32(b, 5)), u32(b, k)),
+		       b_ishl(b, u32(b, 1), b_iand(b, id, u32(b, 31))), u32(b, 0));
+}
+
+static struct ssa_def *mask_word(struct builder *b, enum intrinsic op, struct ssa_def *id,
+				 unsigned k)
+{
+	struct ssa_def *lt = below_word(b, id, k), *eq = eq_word(b, id, k), *inside;
+	switch (op) {
+	case INTR_load_subgroup_eq_mask: return eq;
+	case INTR_load_subgroup_lt_mask: return lt;
+	case INTR_load_subgroup_le_mask: return b_ior(b, lt, eq);
+	default:
+		inside = below_word(b, b_sysval(b, INTR_load_subgroup_size), k);
+		if (op == INTR_load_subgroup_gt_mask)
+			return b_iand(b, b_inot(b, b_ior(b, lt, eq)), inside);
+		return b_iand(b, b_inot(b, lt), inside);		/* ge */
+	}
+}
+
 static struct ssa_def *mask(struct builder *b, enum intrinsic op)
 {
-	struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation);
-	struct ssa_def *bit = b_ishl(b, u32(b, 1), id), *x;
-	switch (op) {
-	case INTR_load_subgroup_eq_mask: x = bit; break;
-	case INTR_load_subgroup_lt_mask: x = b_isub(b, bit, u32(b, 1)); break;
-	case INTR_load_subgroup_le_mask: x = b_ior(b, b_isub(b, bit, u32(b, 1)), bit); break;
-	case INTR_load_subgroup_gt_mask: x = b_inot(b, b_ior(b, b_isub(b, bit, u32(b, 1)), bit)); break;
-	default: x = b_inot(b, b_isub(b, bit, u32(b, 1))); break;		/* ge */
-	}
-	return b_vec4(b, x, u32(b, 0), u32(b, 0), u32(b, 0));
+	struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation), *w[WORDS];
+	for (unsigned k = 0; k < WORDS; k++)
+		w[k] = mask_word(b, op, id, k);
+	return b_vec4(b, w[0], w[1], w[2], w[3]);
+}
+
+/* Word k of a ballot, its bits past the subgroup size cleared (a ballot's
+ * bits there do not count: Mesa's build_subgroup_mask). */
+static struct ssa_def *ballot_word(struct builder *b, struct ssa_def *v, unsigned k)
+{
+	return b_iand(b, word(b, v, k), below_word(b, b_sysval(b, INTR_load_subgroup_size), k));
 }
 
 static struct ssa_def *bit_count(struct builder *b, struct ssa_def *v, enum intrinsic op)
 {
-	struct ssa_def *m = NULL;
-	if (op != INTR_ballot_bit_count_reduce) {
-		struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation);
-		struct ssa_def *bit = b_ishl(b, u32(b, 1), id);
-		m = b_isub(b, bit, u32(b, 1));
-		if (op == INTR_ballot_bit_count_inclusive)
-			m = b_ior(b, m, bit);
+	struct ssa_def *id = b_sysval(b, INTR_load_subgroup_invocation), *sum = NULL;
+	for (unsigned k = 0; k < WORDS; k++) {
+		struct ssa_def *w;
+		if (op == INTR_ballot_bit_count_exclusive)
+			w = b_iand(b, word(b, v, k), mask_word(b, INTR_load_subgroup_lt_mask, id, k));
+		else if (op == INTR_ballot_bit_count_inclusive)
+			w = b_iand(b, word(b, v, k), mask_word(b, INTR_load_subgroup_le_mask, id, k));
+		else
+			w = ballot_word(b, v, k);
+		w = b_bit_count(b, w);
+		sum = sum ? b_iadd(b, sum, w) : w;
 	}
-	struct ssa_def *w = word(b, v, 0);
-	return b_bit_count(b, m ? b_iand(b, w, m) : w);
+	return sum;
 }
 
+/* The lowest (highest) set bit: the first (last) word that has one. */
 static struct ssa_def *find(struct builder *b, struct ssa_def *v, bool msb)
 {
-	struct ssa_def *lo = word(b, v, 0), *hi = word(b, v, 1);
-	if (msb)
-		return b_bcsel(b, b_ine(b, hi, u32(b, 0)), b_iadd(b, b_ufind_msb(b, hi), u32(b, 32)),
-			       b_ufind_msb(b, lo));
-	return b_bcsel(b, b_ine(b, lo, u32(b, 0)), b_find_lsb(b, lo),
-		       b_iadd(b, b_find_lsb(b, hi), u32(b, 32)));
+	struct ssa_def *r = u32(b, ~0u);
+	for (unsigned n = 0; n < WORDS; n++) {
+		unsigned k = msb ? n : WORDS - 1 - n;
+		struct ssa_def *w = ballot_word(b, v, k);
+		struct ssa_def *bit = msb ? b_ufind_msb(b, w) : b_find_lsb(b, w);
+		r = b_bcsel(b, b_ine(b, w, u32(b, 0)), b_iadd(b, bit, u32(b, 32 * k)), r);
+	}
+	return r;
 }
 
 static struct ssa_def *extract(struct builder *b, struct ssa_def *v, struct ssa_def *i)
 {
-	struct ssa_def *w = b_bcsel(b, b_ult(b, i, u32(b, 32)), word(b, v, 0), word(b, v, 1));
+	struct ssa_def *k = b_ushr(b, i, u32(b, 5)), *w = word(b, v, WORDS - 1);
+	for (unsigned n = WORDS - 1; n-- > 0;)
+		w = b_bcsel(b, b_ieq(b, k, u32(b, n)), word(b, v, n), w);
 	return b_ine(b, b_iand(b, b_ushr(b, w, b_iand(b, i, u32(b, 31))), u32(b, 1)), u32(b, 0));
 }
 
