@@ -43,6 +43,7 @@
 #define HELPERS IR3_OP_HELPERS
 #define BARRIER IR3_OP_BARRIER
 #define NOALIAS IR3_OP_NOALIAS
+#define WAVE IR3_OP_WAVE
 
 const struct ir3_opc_info ir3_opc_info[OPC_COUNT] = {
 #define OP(id, nm, c, nd, ns, fl, s0, s1, s2, s3) \
@@ -80,6 +81,7 @@ const struct ir3_opc_info ir3_opc_info[OPC_COUNT] = {
 #undef HELPERS
 #undef BARRIER
 #undef NOALIAS
+#undef WAVE
 
 /* ------------------------------------------------------------------ */
 /* types and conditions */

@@ -73,6 +73,8 @@ enum {
 	IR3_OP_HELPERS = 1 << 18,	/* implicit derivatives: needs helper invocations */
 	IR3_OP_BARRIER = 1 << 19,	/* orders all memory accesses */
 	IR3_OP_NOALIAS = 1 << 20,	/* tex that never takes alias.tex sources */
+	IR3_OP_WAVE = 1 << 21,		/* reads other fibres or which fibres run: not
+					   merged (CSE), keeps helper fibres alive */
 };
 
 struct ir3_opc_info {

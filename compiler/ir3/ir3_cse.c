@@ -18,7 +18,7 @@ static bool is_candidate(const struct ir3_instruction *i)
 		return false;
 	if (i->ndst != 1 || i->repeat || i->address || ir3_has_flag(i, IR3_OP_SIDE))
 		return false;
-	if (ir3_writes_addr(i) || ir3_writes_pred(i) || i->opc == OPC_MOVMSK)
+	if (ir3_writes_addr(i) || ir3_writes_pred(i) || ir3_has_flag(i, IR3_OP_WAVE))
 		return false;
 	if (i->dsts[0]->flags & (IR3_REG_SHARED | IR3_REG_RELATIV))
 		return false;

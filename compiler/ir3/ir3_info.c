@@ -4,7 +4,8 @@
  *
  *  inst      Σ 1 + repeat + nop over instructions outside the preamble
  *  nops      nops (1 + repeat each) plus every (nopN)
- *  mov/cov   OPC_MOV (and mova) with equal / different types, × (1 + repeat)
+ *  mov/cov   OPC_MOV (and mova) with equal / different types, × (1 + repeat);
+ *            read_first.macro is the mov of Mesa's expansion
  *  dwords    2 × max(instrlen × instr_align, n + 4), n counting every
  *            instruction word once, preamble included
  *  last-baryf / last-helper   inst before the (ei) fetch / the (eq) nop
@@ -198,7 +199,8 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 					s->cat[ir3_cat(i)] += 1 + i->repeat;
 					s->cat[0] += nops;
 				}
-				if (i->opc == OPC_MOV || i->opc == OPC_MOVA || i->opc == OPC_MOVA1) {
+				if (i->opc == OPC_MOV || i->opc == OPC_MOVA || i->opc == OPC_MOVA1 ||
+				    i->opc == OPC_READ_FIRST_MACRO) {
 					if (i->opc != OPC_MOV || i->type == i->dst_type)
 						s->mov += 1 + i->repeat;
 					else

@@ -1447,22 +1447,24 @@ static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 /* ------------------------------------------------------------------ */
 /* subgroups (what lower_ir3_subgroups leaves) */
 
-/* Mesa's ballot.macro, any.macro, all.macro, elect.macro and
- * read_first.macro, which ir3_lower_subgroups expands after RA into short
- * branches around movmsk/getone; modelled as their straight-line core:
+/* Mesa's ballot.macro, elect.macro and read_first.macro (which its
+ * ir3_lower_subgroups expands after RA into short branches around
+ * movmsk/getone writing a shared register) stay macros here, which the
+ * simulator runs as what the expansion computes:
  *
- *	ballot(c)          cmps p0.x, c; (rpt1)movmsk.w64 (a wave of 64: .x .y)
- *	vote_any/all(c)    ballot(c), then a compare of it
- *	elect()            getfiberid, compared with the first active fibre
- *	read_first(x)      a mov of x
+ *	ballot(c)          (rpt1)ballot.macro c (a wave of 64: .x .y)
+ *	vote_any/all(c)    any.macro c / all.macro c
+ *	elect()            elect.macro
+ *	read_first(x)      read_first.macro x, per component
  */
-static struct ir3_register *movmsk(struct isel *c, struct ir3_register *cond)
+static struct ir3_register *ballot(struct isel *c, struct ir3_register *cond)
 {
-	(void)cond;	/* Mesa's branch on it is not modelled */
-	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOVMSK, 1, 0);
+	struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_BALLOT_MACRO, 1, 1);
 	i->type = i->dst_type = TYPE_U32;
 	i->repeat = 1;
-	return ir3_dst_create(i, 0, 2);
+	struct ir3_register *d = ir3_dst_create(i, 0, 2);
+	ir3_src_ssa(i, cond, 0);
+	return d;
 }
 
 static void emit_subgroup(struct isel *c, struct intrinsic_instr *intr)
@@ -1470,25 +1472,23 @@ static void emit_subgroup(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register **d = isel_def(c, &intr->def);
 	switch (intr->op) {
 	case INTR_ballot: {
-		struct ir3_register *m = movmsk(c, isel_get(c, intr->src[0].ssa)[0]);
+		struct ir3_register *m = ballot(c, isel_get(c, intr->src[0].ssa)[0]);
 		for (unsigned k = 0; k < intr->def.num_components; k++)
 			d[k] = k < 2 ? ir3_b_split(&c->b, m, k) : isel_imm(c, 0, false);
 		return;
 	}
 	case INTR_vote_any: case INTR_vote_all: {
-		struct ir3_register *cond = isel_get(c, intr->src[0].ssa)[0];
-		if (intr->op == INTR_vote_all)
-			cond = ir3_b_alu2(&c->b, OPC_SUB_U, ir3_b_imm(&c->b, c->bool_type, 1), cond);
-		struct ir3_register *m = ir3_b_split(&c->b, movmsk(c, cond), 0);
-		d[0] = ir3_b_cmp(&c->b, OPC_CMPS_S, intr->op == INTR_vote_any ? COND_NE : COND_EQ,
-				 c->bool_flags, m, isel_imm(c, 0, false));
+		struct ir3_instruction *v = ir3_b_instr(
+			&c->b, intr->op == INTR_vote_any ? OPC_ANY_MACRO : OPC_ALL_MACRO, 1, 1);
+		v->type = v->dst_type = (c->bool_flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32;
+		d[0] = ir3_dst_create(v, c->bool_flags & IR3_REG_HALF, 1);
+		ir3_src_ssa(v, isel_get(c, intr->src[0].ssa)[0], 0);
 		return;
 	}
 	case INTR_elect: {
-		struct ir3_instruction *f = ir3_b_instr(&c->b, OPC_GETFIBERID, 1, 0);
-		f->type = TYPE_U32;
-		d[0] = ir3_b_cmp(&c->b, OPC_CMPS_S, COND_EQ, c->bool_flags, ir3_dst_create(f, 0, 1),
-				 isel_imm(c, 0, false));
+		struct ir3_instruction *e = ir3_b_instr(&c->b, OPC_ELECT_MACRO, 1, 0);
+		e->type = e->dst_type = (c->bool_flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32;
+		d[0] = ir3_dst_create(e, c->bool_flags & IR3_REG_HALF, 1);
 		return;
 	}
 	case INTR_shuffle: case INTR_shuffle_xor: case INTR_shuffle_up: case INTR_shuffle_down:
@@ -1529,8 +1529,12 @@ static void emit_subgroup(struct isel *c, struct intrinsic_instr *intr)
 		/* read_first_invocation */
 		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
 		unsigned n = intr->def.num_components * (intr->def.bit_size == 64 ? 2 : 1);
-		for (unsigned k = 0; k < n; k++)
-			d[k] = ir3_b_mov(&c->b, (v[k]->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32, v[k]);
+		for (unsigned k = 0; k < n; k++) {
+			struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_READ_FIRST_MACRO, 1, 1);
+			i->type = i->dst_type = (v[k]->flags & IR3_REG_HALF) ? TYPE_U16 : TYPE_U32;
+			d[k] = ir3_dst_create(i, v[k]->flags & IR3_REG_HALF, 1);
+			ir3_src_ssa(i, v[k], 0);
+		}
 		return;
 	}
 	}

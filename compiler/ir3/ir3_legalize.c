@@ -761,14 +761,9 @@ static void mark_instr_helpers(struct lctx *c, regmask *needs, struct ir3_instru
 			i->flags |= IR3_INSTR_NEEDS_HELPERS;
 			return;
 		}
-	switch (i->opc) {
-	case OPC_MOVMSK: case OPC_BRCST_ACTIVE: case OPC_QUAD_SHUFFLE_BRCST:
-	case OPC_QUAD_SHUFFLE_HORIZ: case OPC_QUAD_SHUFFLE_VERT: case OPC_QUAD_SHUFFLE_DIAG:
-	case OPC_BALL: case OPC_BANY:
+	if (ir3_has_flag(i, IR3_OP_WAVE)) {
 		i->flags |= IR3_INSTR_NEEDS_HELPERS;
 		return;
-	default:
-		break;
 	}
 	if (!ir3_has_flag(i, IR3_OP_HELPERS) || !i->nsrc)
 		return;

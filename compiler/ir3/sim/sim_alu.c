@@ -421,10 +421,60 @@ static void exec_swz(struct srun *r, uint32_t pc, unsigned f)
 		sim_write(r, pc, f, i->dsts[n], 0, v[n]);
 }
 
+/* The subgroup macros (ir3_ops.def), as Mesa's expansion computes them
+ * from the fibres running the instruction: every source is read before any
+ * destination is written. */
+static void exec_macro(struct srun *r, uint32_t pc)
+{
+	const struct ir3_instruction *i = r->sim->prog[pc].i;
+	const struct swave *w = r->wave;
+	unsigned first = w->first + w->count;
+	for (unsigned f = w->first; f < w->first + w->count; f++)
+		if (r->active[f] && f < first)
+			first = f;
+	/* the ballot of the source (any, all and ballot read it) */
+	struct sval word[4] = { { 0 } }, v = { 0 };
+	unsigned set = 0, running = 0;
+	if (i->opc == OPC_READ_FIRST_MACRO)
+		v = sim_read(r, pc, first, i->srcs[0], 0);
+	for (unsigned f = w->first; f < w->first + w->count && i->nsrc &&
+				    i->opc != OPC_READ_FIRST_MACRO; f++) {
+		if (!r->active[f])
+			continue;
+		struct sval c = sim_read(r, pc, f, i->srcs[0], 0);
+		unsigned bit = f - w->first;
+		running++;
+		for (unsigned e = 0; e < 4 && c.poison; e++)
+			if (!word[e].poison)
+				word[e] = (struct sval){ 0, true, c.cause };
+		if (!c.poison && c.bits && bit < 128) {
+			word[bit / 32].bits |= 1u << (bit % 32);
+			set++;
+		}
+	}
+	if (i->opc == OPC_ANY_MACRO || i->opc == OPC_ALL_MACRO)
+		v = (struct sval){ i->opc == OPC_ANY_MACRO ? set > 0 : set == running, word[0].poison,
+				   word[0].cause };
+	for (unsigned f = w->first; f < w->first + w->count; f++) {
+		if (!r->active[f])
+			continue;
+		if (i->opc == OPC_BALLOT_MACRO)
+			for (unsigned e = 0; e <= i->repeat && e < 4; e++)
+				sim_write(r, pc, f, i->dsts[0], e, word[e]);
+		else
+			sim_write(r, pc, f, i->dsts[0], 0,
+				  i->opc == OPC_ELECT_MACRO ? (struct sval){ f == first, false, 0 } : v);
+	}
+}
+
 void sim_exec_alu(struct srun *r, uint32_t pc)
 {
 	const struct ir3_instruction *i = r->sim->prog[pc].i;
 	const struct swave *w = r->wave;
+	if (ir3_cat(i) == 1 && ir3_has_flag(i, IR3_OP_WAVE) && i->opc != OPC_MOVMSK) {
+		exec_macro(r, pc);
+		return;
+	}
 	for (unsigned f = w->first; f < w->first + w->count && !r->stop; f++) {
 		if (!r->active[f])
 			continue;
