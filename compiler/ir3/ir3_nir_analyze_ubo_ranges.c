@@ -142,22 +142,11 @@ static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsign
 	*at += params + (slots + 3) / 4;
 }
 
-static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct ir3_const_layout *l)
+/* Place the ranges after `first` vec4 while they fit under the safe size
+ * less `reserve` vec4; returns the byte offset past the last. */
+static unsigned place_ranges(const struct ir3_lowering *t, struct ir3_const_layout *l,
+			     unsigned first, unsigned reserve)
 {
-	unsigned user = s->info.push_constant_size > s->info.uniform_size ? s->info.push_constant_size
-									   : s->info.uniform_size;
-	l->user_vec4 = (user + 15) / 16;
-	unsigned ptrs = 0;
-	if (!t->ubo_ldc) {
-		unsigned n = 0;
-		for (unsigned k = 0; k < s->num_ubos; k++)
-			n = s->ubos[k]->slot + decl_num_slots(s->ubos[k]->array_size);
-		l->num_ubos = n;
-		ptrs = (n * (t->is_64bit ? 2 : 1) + 3) / 4;
-	}
-	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
-	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
-	unsigned reserve = first + ptrs + (l->num_driver_params + 3) / 4;
 	unsigned limit = t->max_const_safe > reserve ? (t->max_const_safe - reserve) * 16 : 0;
 	unsigned offset = first * 16;
 	for (unsigned k = 0; k < l->num_ranges; k++) {
@@ -169,6 +158,47 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 		}
 		r->offset = offset;
 		offset += size;
+	}
+	return offset;
+}
+
+/* Whether a UBO load stays a load from memory once the ranges are placed
+ * (a3xx-a5xx then need the buffers' addresses in the const file). */
+static bool loads_ubo(struct shader *s, const struct ir3_const_layout *l, unsigned unit)
+{
+	foreach_block(blk, s->fn)
+		foreach_instr(in, blk) {
+			unsigned slot, start, end;
+			if (in->type != INSTR_intrinsic || instr_as_intrinsic(in)->op != INTR_load_ubo)
+				continue;
+			if (!load_range(l, instr_as_intrinsic(in), unit, &slot, &start, &end) ||
+			    !find(l, slot, start, end))
+				return true;
+		}
+	return false;
+}
+
+/* The UBO addresses (a3xx-a5xx) take room only when some load still reads
+ * memory once every range that fits is pushed: a shader whose loads are
+ * all pushed reads none (Mesa's constlen counts no address it does not
+ * read; the addresses of an array of 10,000 UBOs would not fit the file). */
+static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct ir3_const_layout *l)
+{
+	unsigned user = s->info.push_constant_size > s->info.uniform_size ? s->info.push_constant_size
+									   : s->info.uniform_size;
+	l->user_vec4 = (user + 15) / 16;
+	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
+	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
+	unsigned params = (l->num_driver_params + 3) / 4;
+	unsigned offset = place_ranges(t, l, first, first + params);
+	unsigned ptrs = 0;
+	if (!t->ubo_ldc && loads_ubo(s, l, unit)) {
+		unsigned n = 0;
+		for (unsigned k = 0; k < s->num_ubos; k++)
+			n = s->ubos[k]->slot + decl_num_slots(s->ubos[k]->array_size);
+		l->num_ubos = n;
+		ptrs = (n * (t->is_64bit ? 2 : 1) + 3) / 4;
+		offset = place_ranges(t, l, first, first + ptrs + params);
 	}
 	l->ubo_vec4 = l->num_ranges && offset > first * 16 ? offset / 16 : l->user_vec4;
 	unsigned at = l->ubo_vec4;
