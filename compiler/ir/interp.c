@@ -1024,6 +1024,30 @@ static void setup_outputs(struct ictx *c)
 	}
 }
 
+/* Whether two outputs share a component of a location: an interface
+ * Vulkan does not allow (a front end's automatic locations can make one),
+ * where a machine keeping one vector per location holds either's value. */
+static bool outputs_overlap(const struct io_decl *a, const struct io_decl *b)
+{
+	if (a->builtin != BUILTIN_none || b->builtin != BUILTIN_none || a->location < 0 ||
+	    b->location < 0 || a->index != b->index || a->patch != b->patch)
+		return false;
+	int ae = a->location + (int)decl_num_slots(a->array_size);
+	int be = b->location + (int)decl_num_slots(b->array_size);
+	return a->location < be && b->location < ae && a->component < b->component + b->num_components &&
+	       b->component < a->component + a->num_components;
+}
+
+/* Outputs that overlap another are undefined. */
+static void poison_overlapping_outputs(struct ictx *c)
+{
+	struct interp_result *r = c->res;
+	for (unsigned i = 0; i < r->num_outputs; i++)
+		for (unsigned j = 0; j < r->num_outputs; j++)
+			if (i != j && outputs_overlap(c->s->outputs[i], c->s->outputs[j]))
+				memset(r->outputs[i].tags, INTERP_TAG_POISON, r->outputs[i].count);
+}
+
 struct interp_result *interp_run(struct shader *s, const struct interp_inputs *in,
 				 const struct interp_options *opt)
 {
@@ -1053,6 +1077,7 @@ struct interp_result *interp_run(struct shader *s, const struct interp_inputs *i
 		for (unsigned l = 0; l < c->nl; l++)
 			if (c->lane[l].state != LS_TERMINATED && c->lane[l].demoted)
 				r->fate[l] = LANE_DEMOTED;
+		poison_overlapping_outputs(c);
 		interp_mem_finish(c);
 	}
 	r->steps = c->steps;
