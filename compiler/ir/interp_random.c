@@ -11,8 +11,10 @@
  * finite, powers of two at integer-conversion edges, f16 overflow edges;
  * special integers: 0, ±1, the limits of each size, shift counts around
  * the bit size, single bits, random bits.  Each component of a stage input
- * and each 32-bit word of a buffer is a float or an integer, at random
- * (input_is_float()).
+ * is a float or an integer, at random (input_is_float()); so is each
+ * 32-bit word of a buffer, unless the shader reads it at a constant place
+ * and uses it as a float or as an integer (word_kinds()): a uniform the
+ * shader divides by is a float, not an integer's bits.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -295,12 +297,116 @@ void interp_inputs_free(struct interp_inputs *in)
 	free(in);
 }
 
+/* ---- what the shader makes of buffer words ---- */
+
+enum word_kind { WORD_ANY, WORD_INT, WORD_FLOAT };
+
+/* The kinds of the 32-bit words of each buffer (NULL: none known). */
+struct word_kinds {
+	uint8_t *uniforms, *push_constants, **ubo, **ssbo;
+};
+
+/* How the ALU ops reading component k of `def` take it: as a float if one
+ * does, else as an integer if one does. */
+static enum word_kind use_kind(struct ssa_def *def, unsigned k)
+{
+	enum word_kind kind = WORD_ANY;
+	foreach_use(u, def) {
+		if (!u->parent_instr || u->parent_instr->type != INSTR_alu)
+			continue;
+		struct alu_instr *alu = instr_as_alu(u->parent_instr);
+		const struct alu_op_info *info = &alu_op_infos[alu->op];
+		for (unsigned i = 0; i < info->num_inputs; i++) {
+			if (alu->src[i].src.ssa != def)
+				continue;
+			unsigned n = info->input_sizes[i] ? info->input_sizes[i] : alu->def.num_components;
+			bool reads = false;
+			for (unsigned c = 0; c < n && c < 16; c++)
+				reads |= alu->src[i].swizzle[c] == k;
+			enum base_type base = alu_type_base(info->input_types[i]);
+			if (reads && base == BASE_float)
+				return WORD_FLOAT;
+			if (reads && (base == BASE_int || base == BASE_uint))
+				kind = WORD_INT;
+		}
+	}
+	return kind;
+}
+
+static void mark_words(struct arena *a, uint8_t **kinds, uint32_t size, uint64_t offset,
+		       struct intrinsic_instr *intr)
+{
+	if (intr->def.bit_size != 32)
+		return;
+	if (!*kinds)
+		*kinds = arena_zalloc(a, size / 4 + 1);
+	for (unsigned k = 0; k < intr->def.num_components; k++) {
+		uint64_t w = offset / 4 + k;
+		enum word_kind kind = offset % 4 ? WORD_ANY : use_kind(&intr->def, k);
+		if (w < size / 4 && kind > (*kinds)[w])
+			(*kinds)[w] = (uint8_t)kind;
+	}
+}
+
+static bool const_of(struct src *s, uint64_t *v)
+{
+	struct load_const_instr *lc = ssa_def_as_const(s->ssa);
+	if (!lc || lc->instr.type != INSTR_load_const)
+		return false;
+	*v = lc->value[0];
+	return true;
+}
+
+static struct word_kinds word_kinds(struct shader *s, struct interp_inputs *in)
+{
+	struct word_kinds wk = { 0 };
+	wk.ubo = arena_array(&in->arena, uint8_t *, in->num_ubos + 1);
+	wk.ssbo = arena_array(&in->arena, uint8_t *, in->num_ssbos + 1);
+	foreach_block(blk, s->fn)
+		foreach_instr(instr, blk) {
+			if (instr->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(instr);
+			uint64_t a, b;
+			int64_t base = intrinsic_has(intr->op, INTR_IDX_base)
+					       ? intrinsic_get(intr, INTR_IDX_base) : 0;
+			switch (intr->op) {
+			case INTR_load_uniform:
+				if (const_of(&intr->src[0], &a))
+					mark_words(&in->arena, &wk.uniforms, in->uniforms.size,
+						   (uint64_t)base + a, intr);
+				break;
+			case INTR_load_push_constant:
+				if (const_of(&intr->src[0], &a))
+					mark_words(&in->arena, &wk.push_constants,
+						   in->push_constants.size, (uint64_t)base + a, intr);
+				break;
+			case INTR_load_ubo:
+				if (const_of(&intr->src[0], &a) && const_of(&intr->src[1], &b) &&
+				    a < in->num_ubos)
+					mark_words(&in->arena, &wk.ubo[a], in->ubo[a].size, b, intr);
+				break;
+			case INTR_load_ssbo:
+				if (const_of(&intr->src[0], &a) && const_of(&intr->src[1], &b) &&
+				    a < in->num_ssbos)
+					mark_words(&in->arena, &wk.ssbo[a], in->ssbo[a].size, b, intr);
+				break;
+			default:
+				break;
+			}
+		}
+	return wk;
+}
+
 /* ---- filling ---- */
 
-static void fill_buffer(struct rng *r, struct interp_buffer *b)
+static void fill_buffer(struct rng *r, struct interp_buffer *b, const uint8_t *kinds)
 {
 	for (uint32_t i = 0; i + 4 <= b->size; i += 4) {
-		uint64_t v = random_value(r, 32, below(r, 2));
+		bool is_float = below(r, 2);
+		if (kinds && kinds[i / 4] != WORD_ANY)
+			is_float = kinds[i / 4] == WORD_FLOAT;
+		uint64_t v = random_value(r, 32, is_float);
 		memcpy(b->data + i, &(uint32_t){ (uint32_t)v }, 4);
 	}
 	for (uint32_t i = b->size & ~3u; i < b->size; i++)
@@ -397,14 +503,15 @@ struct interp_inputs *interp_inputs_random(struct shader *s, uint64_t seed)
 	struct interp_inputs *in = interp_inputs_create(s);
 	struct rng r = { seed * 0x2545f4914f6cdd1dull + 1, (unsigned)(seed % 3) };
 	in->seed = seed;
+	struct word_kinds wk = word_kinds(s, in);
 	fill_inputs(&r, s, in);
-	fill_buffer(&r, &in->uniforms);
-	fill_buffer(&r, &in->push_constants);
-	fill_buffer(&r, &in->global);
+	fill_buffer(&r, &in->uniforms, wk.uniforms);
+	fill_buffer(&r, &in->push_constants, wk.push_constants);
+	fill_buffer(&r, &in->global, NULL);
 	for (unsigned i = 0; i < in->num_ubos; i++)
-		fill_buffer(&r, &in->ubo[i]);
+		fill_buffer(&r, &in->ubo[i], wk.ubo[i]);
 	for (unsigned i = 0; i < in->num_ssbos; i++)
-		fill_buffer(&r, &in->ssbo[i]);
+		fill_buffer(&r, &in->ssbo[i], wk.ssbo[i]);
 	fill_textures(&r, s->textures, s->num_textures, in->texture);
 	fill_textures(&r, s->images, s->num_images, in->image);
 	fill_sysvals(&r, in);
