@@ -489,7 +489,7 @@ static void exec_store_output(struct ictx *c, struct intrinsic_instr *intr, cons
 
 /* ---- system values ---- */
 
-static const float sample_positions[4][2] = {
+const float interp_sample_positions[4][2] = {
 	{ 0.375f, 0.125f }, { 0.875f, 0.375f }, { 0.125f, 0.625f }, { 0.625f, 0.875f },
 };
 
@@ -547,8 +547,8 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 		return true;
 	case INTR_load_sample_id: put_u32(c, intr, l, 0, in->sample_id); return true;
 	case INTR_load_sample_pos:
-		put_f32(c, intr, l, 0, sample_positions[in->sample_id % 4][0]);
-		put_f32(c, intr, l, 1, sample_positions[in->sample_id % 4][1]);
+		put_f32(c, intr, l, 0, interp_sample_positions[in->sample_id % 4][0]);
+		put_f32(c, intr, l, 1, interp_sample_positions[in->sample_id % 4][1]);
 		return true;
 	case INTR_load_sample_mask_in: put_u32(c, intr, l, 0, in->sample_mask_in); return true;
 	case INTR_load_helper_invocation: put_u32(c, intr, l, 0, 0); return true;

@@ -130,6 +130,25 @@ size_t interp_io_index(const struct io_decl *d, unsigned nlanes_stored, unsigned
 size_t interp_input_index(const struct interp_inputs *in, const struct io_decl *d,
 			  unsigned lane, unsigned vertex, unsigned slot, unsigned comp);
 
+/* Fragment inputs away from the pixel centre (interp_at_*): */
+/* the standard 4x sample positions in a pixel, x and y in [0, 1) */
+extern const float interp_sample_positions[4][2];
+/* the barycentrics of lane l's pixel centre, the frame of
+ * interp_at_barycentric: i grows by 1/8 a pixel to the right, j by 1/8 a
+ * pixel down, from 1/4 at the quad's first pixel */
+void interp_pixel_barycentrics(unsigned l, float *i, float *j);
+/* how far barycentrics (i, j) are from lane l's pixel centre, in pixels */
+void interp_barycentric_offset(unsigned l, float i, float j, double *ox, double *oy);
+/* Component `comp` (relative to the declaration's first) of slot `slot` of
+ * input `decl` for lane l, at (ox, oy) pixels from its centre, as a float
+ * of `bits` bits: the lane's own value plus the input's change across the
+ * quad (its first row and column) times the offset, in double, rounded
+ * once; at the centre in the input's size, and for flat inputs, the
+ * input's bits. */
+uint64_t interp_input_at(const struct interp_inputs *in, const struct io_decl *d, unsigned decl,
+			 unsigned l, unsigned slot, unsigned comp, double ox, double oy,
+			 unsigned bits);
+
 /* ------------------------------------------------------------------------
  * Running.
  */

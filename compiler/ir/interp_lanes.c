@@ -59,13 +59,43 @@ static void exec_derivative(struct ictx *c, struct intrinsic_instr *intr, const 
 
 /* ---- interpolation ---- */
 
-static const double sample_offsets[4][2] = {
-	{ -0.125, -0.375 }, { 0.375, -0.125 }, { -0.375, 0.125 }, { 0.125, 0.375 },
-};
+void interp_pixel_barycentrics(unsigned l, float *i, float *j)
+{
+	*i = 0.25f + 0.125f * (float)(l & 1);
+	*j = 0.25f + 0.125f * (float)((l >> 1) & 1);
+}
+
+void interp_barycentric_offset(unsigned l, float i, float j, double *ox, double *oy)
+{
+	float pi, pj;
+	interp_pixel_barycentrics(l, &pi, &pj);
+	*ox = ((double)i - pi) / 0.125;
+	*oy = ((double)j - pj) / 0.125;
+}
+
+uint64_t interp_input_at(const struct interp_inputs *in, const struct io_decl *d, unsigned decl,
+			 unsigned l, unsigned slot, unsigned comp, double ox, double oy,
+			 unsigned bits)
+{
+	const uint64_t *vals = in->input[decl];
+	uint64_t raw = vals[interp_input_index(in, d, l, 0, slot, comp)];
+	if (d->interp == INTERP_flat || (ox == 0 && oy == 0 && bits == d->bit_size))
+		return raw;
+	unsigned q = l & ~3u, lx = q + 1 < in->num_lanes ? q + 1 : q,
+		 ly = q + 2 < in->num_lanes ? q + 2 : q, n = d->bit_size;
+	double v = ir_float_from_bits(raw, n);
+	if (ox == 0 && oy == 0)
+		return ir_float_to_bits(v, bits);
+	double v0 = ir_float_from_bits(vals[interp_input_index(in, d, q, 0, slot, comp)], n);
+	double vx = ir_float_from_bits(vals[interp_input_index(in, d, lx, 0, slot, comp)], n);
+	double vy = ir_float_from_bits(vals[interp_input_index(in, d, ly, 0, slot, comp)], n);
+	return ir_float_to_bits(v + (vx - v0) * ox + (vy - v0) * oy, bits);
+}
 
 /* interp_at_*: the input plus its per-pixel change across the quad times
- * the offset (centroid: the pixel centre; sample: the standard 4× pattern;
- * flat inputs: unchanged).  Computed in double, rounded once. */
+ * the offset (interp_input_at(); centroid: the pixel centre; sample: the
+ * standard 4x pattern; at_barycentric: the barycentrics' distance from
+ * the pixel centre). */
 static void exec_interp(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls)
 {
 	const struct interp_inputs *in = c->in;
@@ -73,45 +103,55 @@ static void exec_interp(struct ictx *c, struct intrinsic_instr *intr, const stru
 	const struct io_decl *d = c->s->inputs[base];
 	unsigned comp0 = (unsigned)intrinsic_get(intr, INTR_IDX_component) - d->component;
 	unsigned off_src = intrinsic_infos[intr->op].num_srcs - 1;
-	unsigned bits = intr->def.bit_size;
 	for (unsigned i = 0; i < ls->n; i++) {
 		unsigned l = ls->l[i];
 		uint64_t slot = isrc(c, intr, off_src, l);
 		double ox = 0, oy = 0;
 		bool undef = ipoison(c, intr->src[off_src].ssa, l, 0);
-		if (intr->op == INTR_interp_at_offset) {
+		if (intr->op == INTR_interp_at_offset || intr->op == INTR_interp_at_barycentric) {
 			const struct ssa_def *o = intr->src[0].ssa;
 			ox = ir_float_from_bits(ival(c, o, l)[0], o->bit_size);
 			oy = ir_float_from_bits(ival(c, o, l)[1], o->bit_size);
+			if (intr->op == INTR_interp_at_barycentric)
+				interp_barycentric_offset(l, (float)ox, (float)oy, &ox, &oy);
 			undef |= ipoison_any(c, o, l);
 		} else if (intr->op == INTR_interp_at_sample) {
 			uint64_t s = isrc(c, intr, 0, l);
-			ox = sample_offsets[s & 3][0];
-			oy = sample_offsets[s & 3][1];
+			ox = interp_sample_positions[s & 3][0] - 0.5;
+			oy = interp_sample_positions[s & 3][1] - 0.5;
 			undef |= ipoison(c, intr->src[0].ssa, l, 0);
 		}
 		if (undef || slot >= decl_num_slots(d->array_size)) {
 			iput_poison(c, &intr->def, l);
 			continue;
 		}
-		unsigned q = l & ~3u, lx = q + 1 < in->num_lanes ? q + 1 : q,
-			 ly = q + 2 < in->num_lanes ? q + 2 : q;
 		for (unsigned k = 0; k < intr->def.num_components; k++) {
-			unsigned ck = comp0 + k;
-			const uint64_t *vals = in->input[base];
-			uint64_t raw = vals[interp_input_index(in, d, l, 0, (unsigned)slot, ck)];
-			if (d->interp == INTERP_flat) {
-				iput(c, &intr->def, l, k, raw, false, false);
+			uint64_t v = interp_input_at(in, d, (unsigned)base, l, (unsigned)slot, comp0 + k, ox,
+						     oy, intr->def.bit_size);
+			iput(c, &intr->def, l, k, v, false, d->interp != INTERP_flat);
+		}
+	}
+}
+
+/* load_barycentric_pixel, load_sample_pos_from_id */
+static void exec_barycentrics(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls)
+{
+	for (unsigned n = 0; n < ls->n; n++) {
+		unsigned l = ls->l[n];
+		float p[2];
+		if (intr->op == INTR_load_barycentric_pixel) {
+			interp_pixel_barycentrics(l, &p[0], &p[1]);
+		} else {
+			if (ipoison(c, intr->src[0].ssa, l, 0)) {
+				iput_poison(c, &intr->def, l);
 				continue;
 			}
-			double v = ir_float_from_bits(raw, bits);
-			unsigned sl = (unsigned)slot;
-			double v0 = ir_float_from_bits(vals[interp_input_index(in, d, q, 0, sl, ck)], bits);
-			double vx = ir_float_from_bits(vals[interp_input_index(in, d, lx, 0, sl, ck)], bits);
-			double vy = ir_float_from_bits(vals[interp_input_index(in, d, ly, 0, sl, ck)], bits);
-			double r = v + (vx - v0) * ox + (vy - v0) * oy;
-			iput(c, &intr->def, l, k, ir_float_to_bits(r, bits), false, true);
+			uint64_t s = isrc(c, intr, 0, l);
+			p[0] = interp_sample_positions[s & 3][0];
+			p[1] = interp_sample_positions[s & 3][1];
 		}
+		for (unsigned k = 0; k < 2; k++)
+			iput(c, &intr->def, l, k, ir_float_to_bits(p[k], 32), false, true);
 	}
 }
 
@@ -364,7 +404,11 @@ bool interp_exec_cross_lane(struct ictx *c, struct intrinsic_instr *intr, const 
 		exec_derivative(c, intr, ls);
 		return true;
 	case INTR_interp_at_centroid: case INTR_interp_at_sample: case INTR_interp_at_offset:
+	case INTR_interp_at_barycentric:
 		exec_interp(c, intr, ls);
+		return true;
+	case INTR_load_barycentric_pixel: case INTR_load_sample_pos_from_id:
+		exec_barycentrics(c, intr, ls);
 		return true;
 	case INTR_elect: case INTR_ballot: case INTR_vote_any: case INTR_vote_all:
 	case INTR_vote_ieq: case INTR_vote_feq:

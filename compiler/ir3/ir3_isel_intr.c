@@ -43,11 +43,11 @@ static int cmp_location(const void *a, const void *b)
 	return (*x)->location - (*y)->location;
 }
 
-/* The source holding an input access's slot offset (interp_at_sample and
- * _offset have the sample or the offset first). */
+/* The source holding an input access's slot offset (interp_at_barycentric
+ * has the barycentrics first). */
 static struct src *slot_src_of(struct intrinsic_instr *intr)
 {
-	return &intr->src[intr->op == INTR_interp_at_sample || intr->op == INTR_interp_at_offset];
+	return &intr->src[intr->op == INTR_interp_at_barycentric];
 }
 
 /* Which components of each input slot the shader reads (pack_inlocs needs
@@ -60,7 +60,7 @@ static void inputs_read(struct isel *c, unsigned *mask)
 				continue;
 			struct intrinsic_instr *intr = instr_as_intrinsic(in);
 			if (intr->op != INTR_load_input && intr->op != INTR_interp_at_centroid &&
-			    intr->op != INTR_interp_at_sample && intr->op != INTR_interp_at_offset)
+			    intr->op != INTR_interp_at_barycentric)
 				continue;
 			unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 			unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
@@ -294,11 +294,9 @@ static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
 						     : vs_input(c, base, slot, comp + k);
 }
 
-/* interp_at_offset: ij + ddx(ij) * off.x + ddy(ij) * off.y, then bary.f
- * (Mesa's ir3_nir_lower_load_barycentric_at_offset, without its
- * perspective correction); interp_at_sample: at the sample's offset from
- * the centre, rgetpos - 0.5; interp_at_centroid: the centroid
- * barycentrics. */
+/* interp_at_centroid: bary.f at the centroid barycentrics;
+ * interp_at_barycentric (lower_ir3_interp: at an offset or a sample): at
+ * the barycentrics the shader computed. */
 static void emit_interp_at(struct isel *c, struct intrinsic_instr *intr)
 {
 	unsigned slot;
@@ -311,31 +309,8 @@ static void emit_interp_at(struct isel *c, struct intrinsic_instr *intr)
 	if (intr->op == INTR_interp_at_centroid) {
 		ij = ij_of(c, ij_kind(d, true));
 	} else {
-		struct ir3_register *off[2];
-		struct ir3_register *pix = ij_of(c, ij_kind(d, false) - (d->centroid ? 1 : d->sample ? 2 : 0));
-		if (intr->op == INTR_interp_at_offset) {
-			struct ir3_register **o = isel_get(c, intr->src[0].ssa);
-			off[0] = o[0];
-			off[1] = o[1];
-		} else {
-			struct ir3_register *id = isel_get(c, intr->src[0].ssa)[0];
-			struct ir3_register *pos = ir3_b_tex(&c->b, OPC_RGETPOS, TYPE_F32, 0x3, 0, 0, 1, &id);
-			for (unsigned k = 0; k < 2; k++) {
-				off[k] = ir3_b_alu2(&c->b, OPC_ADD_F, ir3_b_split(&c->b, pos, k),
-						    ir3_b_imm(&c->b, TYPE_F32, 0x3f000000));
-				off[k]->instr->srcs[1]->flags |= IR3_REG_FNEG;
-			}
-		}
-		struct ir3_register *ijc[2], *dx[2], *dy[2];
-		for (unsigned k = 0; k < 2; k++) {
-			ijc[k] = ir3_b_split(&c->b, pix, k);
-			dx[k] = ir3_b_tex(&c->b, OPC_DSX, TYPE_F32, 1, 0, 0, 1, &ijc[k]);
-			dy[k] = ir3_b_tex(&c->b, OPC_DSY, TYPE_F32, 1, 0, 0, 1, &ijc[k]);
-			struct ir3_register *t = ir3_b_alu3(&c->b, OPC_MAD_F32, dx[k], off[0], ijc[k]);
-			ijc[k] = ir3_b_alu3(&c->b, OPC_MAD_F32, dy[k], off[1], t);
-		}
-		c->ir->need_pixlod = true;
-		ij = ir3_b_collect(&c->b, 2, ijc);
+		struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+		ij = ir3_b_collect(&c->b, 2, v);
 	}
 	struct ir3_register **dst = isel_def(c, &intr->def);
 	for (unsigned k = 0; k < intr->def.num_components; k++) {
@@ -343,6 +318,23 @@ static void emit_interp_at(struct isel *c, struct intrinsic_instr *intr)
 		if (d->bit_size == 16)
 			dst[k] = ir3_b_cov(&c->b, TYPE_F32, TYPE_F16, dst[k]);
 	}
+}
+
+/* load_barycentric_pixel: the pixel barycentrics of input `base`'s
+ * interpolation; load_sample_pos_from_id: rgetpos. */
+static void emit_barycentrics(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **d = isel_def(c, &intr->def), *v;
+	if (intr->op == INTR_load_barycentric_pixel) {
+		const struct io_decl *in = c->s->inputs[intrinsic_get(intr, INTR_IDX_base)];
+		v = ij_of(c, ij_kind(in, false) - (in->centroid ? 1 : in->sample ? 2 : 0));
+		c->ir->need_pixlod = true;
+	} else {
+		struct ir3_register *id = isel_get(c, intr->src[0].ssa)[0];
+		v = ir3_b_tex(&c->b, OPC_RGETPOS, TYPE_F32, 0x3, 0, 0, 1, &id);
+	}
+	for (unsigned k = 0; k < 2; k++)
+		d[k] = ir3_b_split(&c->b, v, k);
 }
 
 /* gl_PointCoord: a varying of its own after the others (two bary.f) */
@@ -1603,8 +1595,11 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	switch (intr->op) {
 	case INTR_load_input: emit_load_input(c, intr); return;
-	case INTR_interp_at_centroid: case INTR_interp_at_sample: case INTR_interp_at_offset:
+	case INTR_interp_at_centroid: case INTR_interp_at_barycentric:
 		emit_interp_at(c, intr);
+		return;
+	case INTR_load_barycentric_pixel: case INTR_load_sample_pos_from_id:
+		emit_barycentrics(c, intr);
 		return;
 	case INTR_load_point_coord: emit_point_coord(c, intr); return;
 	case INTR_ballot: case INTR_vote_any: case INTR_vote_all: case INTR_elect:

@@ -14,6 +14,8 @@
  *	                              a3xx/a4xx), lower_vars_to_ssa again
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
+ *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
+ *	                              _at_sample)
  *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_int64              (ir3_nir_lower_64b_intrinsics,
  *	                              nir_lower_int64)
@@ -43,6 +45,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_ir3_tex, t);
+	PASS(progress, pl, lower_ir3_interp, t);
 	PASS(progress, pl, lower_ir3_subgroups, t);
 	PASS(progress, pl, lower_ir3_int64, t);
 	PASS(progress, pl, lower_fpow);

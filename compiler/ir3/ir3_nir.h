@@ -163,6 +163,9 @@ bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t);
 bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_lowering *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t);
+/* Interpolation at an offset or a sample as arithmetic on the barycentrics
+ * (lower_ir3_interp.c). */
+bool lower_ir3_interp(struct shader *s, const struct ir3_lowering *t);
 /* Subgroup operations from ballot/vote/elect/read_first
  * (lower_ir3_subgroups.c). */
 bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t);

@@ -108,12 +108,6 @@ static void bind_consts(struct srun *r)
 
 /* ---- input registers ---- */
 
-void sim_pixel_ij(unsigned f, float *i, float *j)
-{
-	*i = 0.25f + 0.125f * (float)(f & 1);
-	*j = 0.25f + 0.125f * (float)((f >> 1) & 1);
-}
-
 static const struct ir3_iface_input *iface_of(const struct ir3_sim *sim,
 					      const struct ir3_instruction *i)
 {
@@ -189,7 +183,7 @@ static void bind_input(struct srun *r, const struct ir3_instruction *i)
 				break;
 			case IR3_IFACE_IJ: {
 				float ij[2];
-				sim_pixel_ij(f, &ij[0], &ij[1]);
+				interp_pixel_barycentrics(f, &ij[0], &ij[1]);
 				v = float_bits(ij[k & 1]);
 				break;
 			}
@@ -230,15 +224,6 @@ void sim_bind_inputs(struct srun *r)
 
 /* ---- varyings ---- */
 
-static double input_value(struct srun *r, const struct io_decl *d, unsigned decl, unsigned lane,
-			  unsigned elem, unsigned dc)
-{
-	if (lane >= r->in->num_lanes)
-		lane = lane & ~3u;
-	uint64_t raw = r->in->input[decl][interp_input_index(r->in, d, lane, 0, elem, dc)];
-	return ir_float_from_bits(raw, d->bit_size);
-}
-
 struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, float j, bool flat)
 {
 	const struct ir3_iface *fi = r->sim->f;
@@ -256,29 +241,13 @@ struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, flo
 	int dc = (int)va->comp - (int)d->component;
 	if (dc < 0 || dc >= (int)d->num_components)
 		return v;
-	uint64_t raw = r->in->input[va->decl][interp_input_index(r->in, d, f, 0, va->elem,
-								 (unsigned)dc)];
 	v.poison = false;
-	if (flat || d->interp == INTERP_flat) {
-		v.bits = (uint32_t)raw;		/* flat: the bits (16-bit: in the low half) */
-		return v;
-	}
-	float pi, pj;
-	sim_pixel_ij(f, &pi, &pj);
-	if (i == pi && j == pj && d->bit_size == 32) {
-		v.bits = (uint32_t)raw;		/* the lane's own value, bit for bit */
-		return v;
-	}
-	double val = ir_float_from_bits(raw, d->bit_size);
-	if (i != pi || j != pj) {
-		unsigned q = f & ~3u;
-		double v0 = input_value(r, d, va->decl, q, va->elem, (unsigned)dc);
-		double vx = input_value(r, d, va->decl, q + 1, va->elem, (unsigned)dc);
-		double vy = input_value(r, d, va->decl, q + 2, va->elem, (unsigned)dc);
-		double ox = ((double)i - pi) / 0.125, oy = ((double)j - pj) / 0.125;
-		val = val + (vx - v0) * ox + (vy - v0) * oy;
-	}
-	v.bits = (uint32_t)ir_float_to_bits(val, 32);
+	double ox = 0, oy = 0;
+	if (!flat)
+		interp_barycentric_offset(f, i, j, &ox, &oy);
+	/* flat: the bits (16-bit: in the low half); bary.f: a 32-bit float */
+	v.bits = (uint32_t)interp_input_at(r->in, d, (unsigned)va->decl, f, va->elem, (unsigned)dc,
+					   ox, oy, flat ? d->bit_size : 32);
 	return v;
 }
 

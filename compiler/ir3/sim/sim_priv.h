@@ -206,7 +206,5 @@ void sim_bind_outputs(struct srun *r, unsigned f);
 void sim_bind_rt(struct srun *r, const struct ir3_instruction *alias, uint32_t pc);
 /* FS: bary.f / flat.b of varying `inloc` for fibre f at barycentrics ij. */
 struct sval sim_varying(struct srun *r, unsigned f, unsigned inloc, float i, float j, bool flat);
-/* FS: the barycentrics fibre f's pixel centre has (what IJ inputs hold). */
-void sim_pixel_ij(unsigned f, float *i, float *j);
 
 #endif

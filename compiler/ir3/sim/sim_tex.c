@@ -303,11 +303,6 @@ static struct sval quad_shuffle(struct srun *r, uint32_t pc, unsigned f)
 	return quad_read(r, pc, quad_fibre(r, f, from));
 }
 
-/* The standard 4× sample positions (the interpreter's). */
-static const float sample_pos[4][2] = {
-	{ 0.375f, 0.125f }, { 0.875f, 0.375f }, { 0.125f, 0.625f }, { 0.625f, 0.875f },
-};
-
 static void exec_quad(struct srun *r, uint32_t pc)
 {
 	const struct ir3_instruction *i = instr_at(r, pc);
@@ -324,7 +319,7 @@ static void exec_quad(struct srun *r, uint32_t pc)
 		case OPC_RGETPOS: {
 			struct sval id = sim_read_tex(r, pc, f, 0, 0);
 			for (unsigned k = 0; k < 2; k++) {
-				float p = sample_pos[id.bits & 3][k];
+				float p = interp_sample_positions[id.bits & 3][k];
 				memcpy(&o[k].bits, &p, 4);
 				o[k].poison = id.poison;
 			}
@@ -370,7 +365,7 @@ void sim_prefetch(struct srun *r, const struct ir3_instruction *i)
 	struct interp_tex_lane *lanes = arena_array(&r->arena, struct interp_tex_lane, r->nf);
 	for (unsigned f = 0; f < r->nf; f++) {
 		float pi, pj;
-		sim_pixel_ij(f, &pi, &pj);
+		interp_pixel_barycentrics(f, &pi, &pj);
 		struct interp_tex_lane *ln = &lanes[f];
 		ln->active = true;
 		ln->texture = i->tex;
