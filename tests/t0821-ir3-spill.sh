@@ -3,7 +3,8 @@
 # (--ra-limit N: spill down to N 32-bit registers, never below what one
 # instruction needs) runs every bundled test shader through spilling on
 # every target with private memory, with both verifiers: the register
-# verifier follows each spilled value through stp/ldp.  box_blur, whose
+# verifier follows each spilled value through stp/ldp, and the simulator
+# runs the spilled code against the interpreter.  box_blur, whose
 # live values exceed the file, spills from a5xx and fails with the named
 # reason before (no private memory, as Mesa's).
 . "$(dirname "$0")/lib.sh"
@@ -25,6 +26,15 @@ test_expect 'box_blur spills on a5xx+ and names its failure on a3xx/a4xx' '
 	grep -c " [1-9][0-9]* stp, [1-9][0-9]* ldp" out >n && test "$(cat n)" = 3 &&
 	! $SHDB compile -t a306,a420 "$SHADERS/compute/box_blur.comp" 2>err &&
 	grep -c "register pressure [0-9]* exceeds 192" err >n && test "$(cat n)" = 2
+'
+
+test_expect 'spilled code runs in the simulator and computes what the shader says' '
+	mkdir sp && cp "$TESTS"/sim/*.* "$SHADERS/compute/box_blur.comp" sp/ &&
+	$SHDB run -q --verify-exec --ra-limit 1 -t a530,a630,a750 -j 2 -o runx sp &&
+	n=$(ls sp | wc -l) &&
+	test $(grep -c "\"exec\":\"agree" runx/stats.jsonl) = $((3 * n)) &&
+	grep -c "\"stp\":[1-9]" runx/stats.jsonl >n && echo "# $(cat n) of $((3 * n)) spill" &&
+	test "$(cat n)" -gt 0
 '
 
 test_expect 'without the stress mode the other test shaders do not spill' '
