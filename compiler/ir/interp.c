@@ -415,6 +415,23 @@ static bool io_locate(struct ictx *c, struct intrinsic_instr *intr, bool output,
 	return slot < decl_num_slots(at->d->array_size) && vertex < nverts;
 }
 
+/* A tessellation level the primitive does not have (a triangle's second
+ * inner level, its fourth outer one …): the tessellator never reads it, so
+ * a TCS's is not a result (and reads as undefined) and a TES's is
+ * undefined.  A shader that does not
+ * say its primitive is taken for triangles, as a driver compiling it alone
+ * does. */
+static bool tess_level_unused(const struct shader *s, const struct io_decl *d, unsigned comp)
+{
+	unsigned inner = 1, outer = 3;
+	if (s->info.tess_primitive == PRIM_quads)
+		inner = 2, outer = 4;
+	else if (s->info.tess_primitive == PRIM_isolines)
+		inner = 0, outer = 2;
+	return (d->builtin == BUILTIN_tess_level_outer && comp >= outer) ||
+	       (d->builtin == BUILTIN_tess_level_inner && comp >= inner);
+}
+
 static void exec_load_input(struct ictx *c, struct intrinsic_instr *intr, const struct lanes *ls)
 {
 	const struct interp_inputs *in = c->in;
@@ -425,7 +442,7 @@ static void exec_load_input(struct ictx *c, struct intrinsic_instr *intr, const 
 		bool ok = io_locate(c, intr, false, l, in->num_vertices, &at, &bad);
 		int32_t base = intrinsic_get(intr, INTR_IDX_base);
 		for (unsigned k = 0; k < intr->def.num_components; k++) {
-			if (!ok || bad) {
+			if (!ok || bad || tess_level_unused(c->s, at.d, at.comp + k)) {
 				iput(c, &intr->def, l, k, 0, true, false);
 				continue;
 			}
@@ -450,7 +467,7 @@ static void exec_load_output(struct ictx *c, struct intrinsic_instr *intr, const
 		bool bad;
 		bool ok = io_locate(c, intr, true, l, o->vertices, &at, &bad);
 		for (unsigned k = 0; k < intr->def.num_components; k++) {
-			if (!ok || bad) {
+			if (!ok || bad || tess_level_unused(c->s, at.d, at.comp + k)) {
 				iput(c, &intr->def, l, k, 0, true, false);
 				continue;
 			}
@@ -568,17 +585,25 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 		put_u32(c, intr, l, 0, in->patch_vertices_in);
 		return true;
 	/* the ir3 backend's (made after optimisation): the header of the
-	 * invocation (its id in bits 11–15), patch 0, a zeroed primitive block
-	 * and the identity primitive map (16 bytes per slot) */
+	 * invocation (its id in bits 11–15), and unless the inputs say (a
+	 * simulator's), patch 0, a zeroed primitive block and the identity
+	 * primitive map (16 bytes per slot) */
 	case INTR_load_tcs_header_ir3: case INTR_load_gs_header_ir3:
 		put_u32(c, intr, l, 0, (uint64_t)l << 11);
 		return true;
-	case INTR_load_rel_patch_id_ir3: case INTR_load_primitive_param_ir3:
-		put_u32(c, intr, l, 0, 0);
+	case INTR_load_rel_patch_id_ir3:
+		put_u32(c, intr, l, 0, in->rel_patch_id ? in->rel_patch_id[l] : 0);
 		return true;
-	case INTR_load_primitive_location_ir3:
-		put_u32(c, intr, l, 0, (uint64_t)intrinsic_get(intr, INTR_IDX_base) * 16);
+	case INTR_load_primitive_param_ir3: {
+		unsigned k = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+		put_u32(c, intr, l, 0, k < in->num_primitive_params ? in->primitive_params[k] : 0);
 		return true;
+	}
+	case INTR_load_primitive_location_ir3: {
+		unsigned k = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+		put_u32(c, intr, l, 0, k < in->num_primitive_map ? in->primitive_map[k] : k * 16);
+		return true;
+	}
 	case INTR_load_local_invocation_id:
 		local_id(c, l, id);
 		for (unsigned k = 0; k < 3; k++)
@@ -1038,14 +1063,21 @@ static bool outputs_overlap(const struct io_decl *a, const struct io_decl *b)
 	       b->component < a->component + a->num_components;
 }
 
-/* Outputs that overlap another are undefined. */
-static void poison_overlapping_outputs(struct ictx *c)
+/* Outputs that overlap another are undefined, and so are the tessellation
+ * levels the primitive does not have. */
+static void poison_unused_outputs(struct ictx *c)
 {
 	struct interp_result *r = c->res;
-	for (unsigned i = 0; i < r->num_outputs; i++)
+	for (unsigned i = 0; i < r->num_outputs; i++) {
+		const struct io_decl *d = c->s->outputs[i];
+		struct interp_output *o = &r->outputs[i];
 		for (unsigned j = 0; j < r->num_outputs; j++)
-			if (i != j && outputs_overlap(c->s->outputs[i], c->s->outputs[j]))
-				memset(r->outputs[i].tags, INTERP_TAG_POISON, r->outputs[i].count);
+			if (i != j && outputs_overlap(d, c->s->outputs[j]))
+				memset(o->tags, INTERP_TAG_POISON, o->count);
+		for (size_t x = 0; x < o->count; x++)
+			if (tess_level_unused(c->s, d, (unsigned)(x % d->num_components)))
+				o->tags[x] = INTERP_TAG_POISON;
+	}
 }
 
 struct interp_result *interp_run(struct shader *s, const struct interp_inputs *in,
@@ -1077,7 +1109,7 @@ struct interp_result *interp_run(struct shader *s, const struct interp_inputs *i
 		for (unsigned l = 0; l < c->nl; l++)
 			if (c->lane[l].state != LS_TERMINATED && c->lane[l].demoted)
 				r->fate[l] = LANE_DEMOTED;
-		poison_overlapping_outputs(c);
+		poison_unused_outputs(c);
 		interp_mem_finish(c);
 	}
 	r->steps = c->steps;

@@ -112,6 +112,12 @@ struct interp_inputs {
 	 * backend's simulator says, exec_backend.prepare; the defaults are
 	 * the interpreter's own choices). */
 	bool coarse_derivatives;	/* ddx/ddy are ddx_coarse/ddy_coarse, not fine */
+	/* What a backend's lowered shader reads of the machine's state (the
+	 * ir3 lowering's load_primitive_param/location_ir3, rel_patch_id):
+	 * NULL for the defaults (0, 16 bytes a slot, patch 0). */
+	const uint32_t *primitive_params, *primitive_map;
+	unsigned num_primitive_params, num_primitive_map;
+	const uint32_t *rel_patch_id;	/* per lane */
 	bool ubo_unchecked;		/* an out-of-bounds UBO read is undefined (no
 					   robust access: a raw address), not 0 */
 };

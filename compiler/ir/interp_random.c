@@ -463,8 +463,9 @@ static void fill_textures(struct rng *r, struct resource_decl **decls, unsigned 
 			fill_texture(r, &t[decls[i]->slot + k], decls[i]);
 }
 
-static void fill_sysvals(struct rng *r, struct interp_inputs *in)
+static void fill_sysvals(struct rng *r, const struct shader *s, struct interp_inputs *in)
 {
+	bool quads = s->info.tess_primitive == PRIM_quads || s->info.tess_primitive == PRIM_isolines;
 	unsigned small = r->level ? 16 : 4;
 	for (unsigned k = 0; k < 3; k++) {
 		in->workgroup_id[k] = below(r, small);
@@ -485,13 +486,13 @@ static void fill_sysvals(struct rng *r, struct interp_inputs *in)
 		in->frag_zw[2 * l] = (float)below(r, 1025) / 1024;
 		in->frag_zw[2 * l + 1] = 0.25f + (float)below(r, 64) / 16;
 		float u = (float)below(r, 65) / 64, v = (float)below(r, 65) / 64;
-		if (u + v > 1) {
+		if (u + v > 1 && !quads) {
 			u = 1 - u;
 			v = 1 - v;
 		}
 		in->tess_coord[3 * l] = u;
 		in->tess_coord[3 * l + 1] = v;
-		in->tess_coord[3 * l + 2] = 1 - u - v;
+		in->tess_coord[3 * l + 2] = quads ? 0 : 1 - u - v;	/* quads, isolines: (u, v, 0) */
 		in->point_coord[2 * l] = (float)below(r, 65) / 64;
 		in->point_coord[2 * l + 1] = (float)below(r, 65) / 64;
 		in->front_face[l] = below(r, 2);
@@ -514,6 +515,6 @@ struct interp_inputs *interp_inputs_random(struct shader *s, uint64_t seed)
 		fill_buffer(&r, &in->ssbo[i], wk.ssbo[i]);
 	fill_textures(&r, s->textures, s->num_textures, in->texture);
 	fill_textures(&r, s->images, s->num_images, in->image);
-	fill_sysvals(&r, in);
+	fill_sysvals(&r, s, in);
 	return in;
 }

@@ -171,6 +171,17 @@ bool lower_ir3_interp(struct shader *s, const struct ir3_lowering *t);
 bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t);
 /* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
 bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *t);
+/* Mesa's shader_io_get_unique_index: the primitive map's slot of a varying
+ * (position 0, point size 1, clip/cull distances 7-8, layer 10, viewport
+ * 11, shading rate 12, generic locations from 13), or -1. */
+int ir3_io_unique_index(const struct io_decl *d, unsigned elem);
+/* The tessellation levels a primitive has (inner, outer). */
+void ir3_tess_level_counts(enum primitive p, unsigned *inner, unsigned *outer);
+/* Mesa's build_primitive_map for a TCS's outputs: each per-vertex output
+ * slot gets vertices_out * 4 dwords of a patch, after the patch slots (4
+ * dwords a location); map[unique index] = its first dword.  Returns the
+ * patch's dwords. */
+unsigned ir3_tcs_output_map(const struct shader *s, unsigned *map);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */
 bool lower_ir3_tess(struct shader *s, const struct ir3_lowering *t);
 /* UBO ranges to the const file, and the const-file layout

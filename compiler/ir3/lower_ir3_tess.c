@@ -41,10 +41,7 @@ struct tess {
 	unsigned inner, outer;		/* tess levels in the factor buffer */
 };
 
-/* Mesa's shader_io_get_unique_index: the primitive map's slot of a varying
- * (position 0, point size 1, clip/cull distances 7–8, layer 10, viewport
- * 11, shading rate 12, generic locations from 13). */
-static int unique_index(const struct io_decl *d, unsigned elem)
+int ir3_io_unique_index(const struct io_decl *d, unsigned elem)
 {
 	switch (d->builtin) {
 	case BUILTIN_position: return 0;
@@ -95,7 +92,7 @@ static struct ssa_def *local_offset(struct tess *st, struct ssa_def *vertex,
 	struct builder *b = &st->b;
 	uint32_t c = 0;
 	bool direct = const_of(off, &c);
-	int index = unique_index(d, direct ? c : 0);
+	int index = ir3_io_unique_index(d, direct ? c : 0);
 	struct ssa_def *prim = field(b, st->header, st->prim_start, 63);
 	struct ssa_def *prim_off = b_imul24(b, prim, param(b, IR3_PP_VS_PRIMITIVE_STRIDE));
 	struct ssa_def *vtx_off = b_imul24(b, vertex, param(b, IR3_PP_VS_VERTEX_STRIDE));
@@ -131,7 +128,7 @@ static struct ssa_def *buffer_offset(struct tess *st, struct ssa_def *vertex,
 	struct ssa_def *dyn = direct ? imm(b, 0) : b_ishl(b, off->ssa, imm(b, 2));
 	struct ssa_def *attr, *vtx_off;
 	if (vertex) {
-		int index = unique_index(d, c);
+		int index = ir3_io_unique_index(d, c);
 		if (st->s->stage == STAGE_TESS_CTRL) {
 			attr = imm(b, (index < 0 ? 0 : st->map[index]) + comp);
 		} else {
@@ -267,12 +264,12 @@ static void lower_tcs_store(struct tess *st, struct intrinsic_instr *intr, bool 
 	instr_remove(&intr->instr);
 }
 
-static void tess_levels(struct tess *st)
+void ir3_tess_level_counts(enum primitive p, unsigned *inner, unsigned *outer)
 {
-	switch (st->s->info.tess_primitive) {
-	case PRIM_quads: st->inner = 2; st->outer = 4; break;
-	case PRIM_isolines: st->inner = 0; st->outer = 2; break;
-	default: st->inner = 1; st->outer = 3; break;	/* triangles (and unknown) */
+	switch (p) {
+	case PRIM_quads: *inner = 2; *outer = 4; break;
+	case PRIM_isolines: *inner = 0; *outer = 2; break;
+	default: *inner = 1; *outer = 3; break;	/* triangles (and unknown) */
 	}
 }
 
@@ -293,11 +290,8 @@ static int slot_order(const struct io_decl *d)
 	}
 }
 
-/* Mesa's build_primitive_map for the TCS: each per-vertex output slot gets
- * vertices_out * 4 dwords, after the patch slots. */
-static void build_tcs_map(struct tess *st)
+unsigned ir3_tcs_output_map(const struct shader *s, unsigned *map)
 {
-	struct shader *s = st->s;
 	unsigned patch_end = 0;
 	for (unsigned k = 0; k < s->num_outputs; k++) {
 		const struct io_decl *d = s->outputs[k];
@@ -314,13 +308,14 @@ static void build_tcs_map(struct tess *st)
 			if (d->patch || slot_order(d) != order)
 				continue;
 			for (unsigned e = 0; e < decl_num_slots(d->array_size); e++) {
-				int index = unique_index(d, e);
+				int index = ir3_io_unique_index(d, e);
 				if (index >= 0) {
-					st->map[index] = loc;
+					map[index] = loc;
 					loc += size;
 				}
 			}
 		}
+	return loc;
 }
 
 /* Move the whole body under `if (invocation_id < vertices_out)` (Mesa's
@@ -414,13 +409,13 @@ bool lower_ir3_tess(struct shader *s, const struct ir3_lowering *t)
 	if (stage != STAGE_TESS_CTRL && stage != STAGE_TESS_EVAL && stage != STAGE_GEOMETRY)
 		return shader_progress(s, false, META_ALL);
 	struct tess st = { .s = s, .t = t };
-	tess_levels(&st);
+	ir3_tess_level_counts(s->info.tess_primitive, &st.inner, &st.outer);
 	struct block *first = function_start_block(s->fn);
 	builder_init(&st.b, s, cursor_before_block(first));
 	if (stage == STAGE_TESS_CTRL) {
 		st.header = b_sysval(&st.b, INTR_load_tcs_header_ir3);
 		st.prim_start = t->tess_use_shared ? 16 : 0;
-		build_tcs_map(&st);
+		ir3_tcs_output_map(s, st.map);
 	} else if (stage == STAGE_GEOMETRY) {
 		st.header = b_sysval(&st.b, INTR_load_gs_header_ir3);
 	}

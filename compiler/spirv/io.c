@@ -90,6 +90,10 @@ static bool is_per_vertex(struct spv *r, struct spv_var *var)
 		return spv_has_deco(r, var->id, -1, SpvDecorationPerVertexKHR);
 	if (spv_has_deco(r, var->id, -1, SpvDecorationPatch))
 		return false;
+	/* an array of patch blocks (glslang puts Patch on the members) */
+	const struct spv_type *e = var->type->elem;
+	if (e->kind == T_STRUCT && e->length && spv_has_deco(r, e->id, 0, SpvDecorationPatch))
+		return false;
 	uint32_t b = var_builtin(r, var);
 	if (b == SpvBuiltInTessLevelOuter || b == SpvBuiltInTessLevelInner ||
 	    b == SpvBuiltInPrimitiveId || b == SpvBuiltInSampleMask)

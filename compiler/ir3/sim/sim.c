@@ -837,6 +837,7 @@ struct interp_result *ir3_sim_run(struct ir3_sim *sim, const struct interp_input
 		for (unsigned f = 0; f < r->nf; f++)
 			if (r->state[f] == FIBRE_ENDED && r->demoted[f])
 				r->res->fate[f] = LANE_DEMOTED;
+	sim_stage_finish(r);
 	sim_mem_finish(r);
 	r->res->status = r->stop ? r->status : INTERP_OK;
 	if (r->stop)
@@ -888,9 +889,22 @@ static bool uses_global(struct shader *s)
 	return false;
 }
 
+/* Whether the stage's per-vertex I/O has clip or cull distance arrays. */
+static bool compact_io(const struct shader *s)
+{
+	for (unsigned k = 0; k < s->num_inputs + s->num_outputs; k++) {
+		const struct io_decl *d = k < s->num_inputs ? s->inputs[k] : s->outputs[k - s->num_inputs];
+		if ((d->builtin == BUILTIN_clip_distance || d->builtin == BUILTIN_cull_distance) &&
+		    d->per_vertex)
+			return true;
+	}
+	return false;
+}
+
 static bool stage_supported(enum shader_stage st)
 {
-	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE;
+	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE ||
+	       st == STAGE_TESS_CTRL || st == STAGE_TESS_EVAL;
 }
 
 struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *why)
@@ -905,6 +919,11 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 	}
 	if (!stage_supported(s->stage)) {
 		strbuf_addf(why, "the simulator does not run %s shaders yet", stage_name(s->stage));
+		return NULL;
+	}
+	if ((s->stage == STAGE_TESS_CTRL || s->stage == STAGE_TESS_EVAL) && compact_io(s)) {
+		strbuf_addstr(why, "clip or cull distances through tessellation memory: "
+			      "lower_ir3_tess does not pack them as Mesa's compact arrays yet");
 		return NULL;
 	}
 	if (!ir->target->is_64bit && uses_global(s)) {
@@ -1015,6 +1034,7 @@ static void lowered_inputs_cb(void *ctx, const struct interp_inputs *in, struct 
 	out->ubo = arena_array(&r->arena, struct interp_buffer, r->nubo + 1);
 	for (unsigned k = 0; k < r->nubo; k++)
 		out->ubo[k] = (struct interp_buffer){ r->ubo[k].data, r->ubo[k].size };
+	sim_stage_lowered_inputs(r, out);
 }
 
 struct exec_backend ir3_sim_backend(struct ir3_sim *sim, struct shader *lowered)

@@ -26,7 +26,7 @@
 
 /* ---- the const file ---- */
 
-static void set_const(struct srun *r, unsigned comp, uint32_t v)
+void sim_set_const(struct srun *r, unsigned comp, uint32_t v)
 {
 	if (comp < SIM_CONSTS) {
 		r->consts[comp] = v;
@@ -42,7 +42,7 @@ static void const_bytes(struct srun *r, unsigned byte, const uint8_t *data, uint
 		for (unsigned b = 0; b < 4; b++)
 			if (from + k + b < size)
 				w |= (uint32_t)data[from + k + b] << (8 * b);
-		set_const(r, (byte + k) / 4, w);
+		sim_set_const(r, (byte + k) / 4, w);
 	}
 }
 
@@ -52,24 +52,24 @@ static void driver_params(struct srun *r, unsigned at)
 	const struct ir3_const_layout *l = &r->sim->f->layout;
 	unsigned n = (l->num_driver_params + 3) / 4 * 4, ws = r->sim->wave_size;
 	for (unsigned k = 0; k < n; k++)
-		set_const(r, at + k, 0);
+		sim_set_const(r, at + k, 0);
 	switch (r->sim->s->stage) {
 	case STAGE_VERTEX:
-		set_const(r, at + IR3_DP_DRAWID, in->draw_id);
-		set_const(r, at + IR3_DP_VTXID_BASE, in->base_vertex);
-		set_const(r, at + IR3_DP_INSTID_BASE, in->base_instance);
+		sim_set_const(r, at + IR3_DP_DRAWID, in->draw_id);
+		sim_set_const(r, at + IR3_DP_VTXID_BASE, in->base_vertex);
+		sim_set_const(r, at + IR3_DP_INSTID_BASE, in->base_instance);
 		break;
 	case STAGE_COMPUTE:
 		for (unsigned k = 0; k < 3; k++)
-			set_const(r, at + IR3_DP_NUM_WORK_GROUPS_X + k, in->num_workgroups[k]);
-		set_const(r, at + IR3_DP_CS_SUBGROUP_SIZE, ws);
-		set_const(r, at + IR3_DP_SUBGROUP_ID_SHIFT, (uint32_t)__builtin_ctz(ws));
+			sim_set_const(r, at + IR3_DP_NUM_WORK_GROUPS_X + k, in->num_workgroups[k]);
+		sim_set_const(r, at + IR3_DP_CS_SUBGROUP_SIZE, ws);
+		sim_set_const(r, at + IR3_DP_SUBGROUP_ID_SHIFT, (uint32_t)__builtin_ctz(ws));
 		break;
 	case STAGE_FRAGMENT:
-		set_const(r, at + IR3_DP_FS_SUBGROUP_SIZE, ws);
-		set_const(r, at + IR3_DP_FS_FRAG_INVOCATION_COUNT, 1);
-		set_const(r, at + IR3_DP_FS_FRAG_SIZE, 1);
-		set_const(r, at + IR3_DP_FS_FRAG_SIZE + 1, 1);
+		sim_set_const(r, at + IR3_DP_FS_SUBGROUP_SIZE, ws);
+		sim_set_const(r, at + IR3_DP_FS_FRAG_INVOCATION_COUNT, 1);
+		sim_set_const(r, at + IR3_DP_FS_FRAG_SIZE, 1);
+		sim_set_const(r, at + IR3_DP_FS_FRAG_SIZE + 1, 1);
 		break;
 	default:
 		break;
@@ -95,15 +95,15 @@ static void bind_consts(struct srun *r)
 	if (l->ubo_ptrs) {
 		unsigned ptrsz = sim->t->is_64bit ? 2 : 1;
 		for (unsigned k = 0; k < l->num_ubos; k++) {
-			set_const(r, l->ubo_ptr_vec4 * 4 + k * ptrsz, SIM_UBO_BASE + k * SIM_UBO_STRIDE);
+			sim_set_const(r, l->ubo_ptr_vec4 * 4 + k * ptrsz, SIM_UBO_BASE + k * SIM_UBO_STRIDE);
 			if (ptrsz == 2)
-				set_const(r, l->ubo_ptr_vec4 * 4 + k * 2 + 1, 0);
+				sim_set_const(r, l->ubo_ptr_vec4 * 4 + k * 2 + 1, 0);
 		}
 	}
 	if (l->num_driver_params)
 		driver_params(r, l->driver_vec4 * 4);
 	for (unsigned k = 0; k < sim->ir->nimmediates; k++)
-		set_const(r, sim->ir->const_size * 4 + k, sim->ir->immediates[k]);
+		sim_set_const(r, sim->ir->const_size * 4 + k, sim->ir->immediates[k]);
 }
 
 /* ---- input registers ---- */
@@ -148,7 +148,7 @@ static bool sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k, ui
 		*v = k == 0 ? f % ws[0] : k == 1 ? (f / ws[0]) % ws[1] : f / (ws[0] * ws[1]);
 		return true;
 	case INTR_load_workgroup_id: *v = in->workgroup_id[k < 3 ? k : 0]; return true;
-	default: return false;
+	default: return sim_stage_sysval(r, op, f, k, v);
 	}
 }
 
@@ -207,6 +207,7 @@ static void bind_input(struct srun *r, const struct ir3_instruction *i)
 void sim_bind_inputs(struct srun *r)
 {
 	bind_consts(r);
+	sim_stage_setup(r);
 	const struct shader *s = r->sim->s;
 	r->out_writer = arena_array(&r->arena, uint32_t *, s->num_outputs + 1);
 	r->out_cause = arena_array(&r->arena, uint32_t *, s->num_outputs + 1);

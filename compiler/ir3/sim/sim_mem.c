@@ -44,6 +44,12 @@ static void mem_fresh(struct srun *r, struct smem *m, uint32_t size, bool poison
 	mem_init(r, m, data, tags, size, 0);
 }
 
+void sim_mem_region(struct srun *r, struct smem *m, uint32_t size, uint64_t base, bool poison)
+{
+	mem_fresh(r, m, size, poison);
+	m->base = base;
+}
+
 void sim_mem_setup(struct srun *r)
 {
 	const struct interp_inputs *in = r->in;

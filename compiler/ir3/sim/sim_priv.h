@@ -195,12 +195,21 @@ uint32_t sim_f32_to_f16(uint32_t f);
 void sim_mem_setup(struct srun *r);
 void sim_exec_mem(struct srun *r, uint32_t pc);
 void sim_mem_finish(struct srun *r);
+/* A fresh region of `size` bytes at address `base`, poison or 0. */
+void sim_mem_region(struct srun *r, struct smem *m, uint32_t size, uint64_t base, bool poison);
 
 /* sim_tex.c: cat5, and the texture prefetches before the first instruction */
 void sim_exec_tex(struct srun *r, uint32_t pc);
 void sim_prefetch(struct srun *r, const struct ir3_instruction *i);
 
+/* sim_stage.c: tessellation I/O through memory */
+void sim_stage_setup(struct srun *r);
+void sim_stage_finish(struct srun *r);
+bool sim_stage_sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k, uint32_t *v);
+void sim_stage_lowered_inputs(struct srun *r, struct interp_inputs *out);
+
 /* sim_bind.c: the interface */
+void sim_set_const(struct srun *r, unsigned comp, uint32_t v);
 void sim_bind_inputs(struct srun *r);
 void sim_bind_outputs(struct srun *r, unsigned f);
 void sim_bind_rt(struct srun *r, const struct ir3_instruction *alias, uint32_t pc);
