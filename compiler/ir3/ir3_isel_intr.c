@@ -365,14 +365,14 @@ static struct ir3_register **exit_vals(struct isel *c)
 	return x->vals;
 }
 
-/* After lower_ir3_io_temps, outputs are stored only in the blocks that end
+/* After lower_io_to_temps, outputs are stored only in the blocks that end
  * the shader, at constant slots. */
 static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
 {
 	uint32_t off;
 	struct block *blk = intr->instr.block;
 	if (!isel_src_const(&intr->src[1], 0, &off) || !block_has_pred(c->s->fn->end_block, blk)) {
-		isel_error(c, "internal error: store_output left by lower_ir3_io_temps");
+		isel_error(c, "internal error: store_output left by lower_io_to_temps");
 		return;
 	}
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);

@@ -6,7 +6,7 @@
  *	lower_ir3_tess               (ir3_nir_lower_to_explicit_input,
  *	                              ir3_nir_lower_tess_ctrl/eval)
  *	lower_ir3_gs                 (ir3_nir_lower_gs)
- *	lower_ir3_io_temps           (nir_lower_io_to_temporaries, outputs)
+ *	lower_io_to_temps            (nir_lower_io_to_temporaries, outputs)
  *	lower_vars_to_ssa            (the temporaries become SSA values)
  *	lower_ir3_large_constants    (nir_opt_large_constants +
  *	                              ir3_nir_lower_load_constant)
@@ -38,7 +38,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	bool progress = false;
 	PASS(progress, pl, lower_ir3_tess, t);
 	PASS(progress, pl, lower_ir3_gs, t);
-	PASS(progress, pl, lower_ir3_io_temps, t);
+	PASS(progress, pl, lower_io_to_temps);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_large_constants, t, layout);
 	PASS(progress, pl, lower_ir3_locals, t);

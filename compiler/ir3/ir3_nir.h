@@ -169,8 +169,6 @@ bool lower_ir3_interp(struct shader *s, const struct ir3_lowering *t);
 /* Subgroup operations from ballot/vote/elect/read_first
  * (lower_ir3_subgroups.c). */
 bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t);
-/* Outputs through temporaries: stored once per exit (lower_ir3_io_temps.c). */
-bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *t);
 /* Mesa's shader_io_get_unique_index: the primitive map's slot of a varying
  * (position 0, point size 1, clip/cull distances 7-8, layer 10, viewport
  * 11, shading rate 12, generic locations from 13), or -1. */

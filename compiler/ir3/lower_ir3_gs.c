@@ -94,7 +94,7 @@ static void lower_emit(struct gs *g, struct intrinsic_instr *intr)
 	set_flags(g, b_imm_int(b, 0));
 }
 
-/* store_output / load_output on the old temporaries (as lower_ir3_io_temps) */
+/* store_output / load_output on the old temporaries (as lower_io_to_temps) */
 static void lower_io(struct gs *g, struct intrinsic_instr *intr)
 {
 	struct builder *b = &g->b;

@@ -1,6 +1,7 @@
 /*
- * lower_ir3_io_temps: outputs through temporaries (Mesa's
- * nir_lower_io_to_temporaries, which ir3 runs on every stage but the TCS):
+ * lower_io_to_temps: outputs through temporaries (Mesa's
+ * nir_lower_io_to_temporaries, which ir3 runs on every stage but the TCS
+ * and etnaviv on every stage, lower_all_io_to_temps):
  * every output slot becomes a local of four components; store_output and
  * load_output write and read it, wherever they are; before the shader
  * returns — at the end of its last block and before every `return` — the
@@ -14,12 +15,12 @@
  *
  * Inputs read at a dynamic slot (VS, FS) become selects over the slots.
  *
- * A geometry shader's outputs are its emitted vertices' (lower_ir3_gs runs
- * first and leaves its final stores only); a tessellation control shader's
- * go to memory (lower_ir3_tess).
+ * A geometry shader's outputs are its emitted vertices' (a backend lowers
+ * them first and leaves its final stores only); a tessellation control
+ * shader's are left alone (they go to memory).
  */
 #include "compiler/ir/builder.h"
-#include "compiler/ir3/ir3_nir.h"
+#include "compiler/opt/opt.h"
 #include "compiler/util/error.h"
 
 #include <stdlib.h>
@@ -162,9 +163,8 @@ static bool lower_inputs(struct shader *s)
 	return progress;
 }
 
-bool lower_ir3_io_temps(struct shader *s, const struct ir3_lowering *target)
+bool lower_io_to_temps(struct shader *s)
 {
-	(void)target;
 	bool inputs = lower_inputs(s);
 	if (s->stage == STAGE_TESS_CTRL || s->stage == STAGE_GEOMETRY || !s->num_outputs)
 		return shader_progress(s, inputs, META_BLOCK_INDEX | META_DOMINANCE);
