@@ -10,20 +10,21 @@
  *	lower_vars_to_ssa            (the temporaries become SSA values)
  *	lower_ir3_large_constants    (nir_opt_large_constants +
  *	                              ir3_nir_lower_load_constant)
- *	lower_ir3_locals             (nir_lower_vars_to_scratch; selects on
- *	                              a3xx/a4xx), lower_vars_to_ssa again
+ *	lower_ir3_locals             (nir_lower_vars_to_scratch on a5xx+)
+ *	lower_locals_to_selects      (a3xx/a4xx), lower_vars_to_ssa again
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
- *	lower_ir3_tex                (nir_lower_tex, ir3_nir_lower_array_sampler)
+ *	lower_tex_projector          (nir_lower_tex, ir3_nir_lower_array_sampler)
+ *	lower_ir3_tex
  *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
  *	                              _at_sample)
  *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_int64              (ir3_nir_lower_64b_intrinsics,
  *	                              nir_lower_int64)
- *	lower_fpow … lower_bitfield  (the generic lowerings behind
+ *	lower_fpow … lower_mul_high  (the generic lowerings behind
  *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
- *	opt_ir3_fuse_ffma            (nir_opt_algebraic's fuse_ffma rules)
+ *	opt_fuse_ffma                (nir_opt_algebraic's fuse_ffma rules)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
  *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; late, so it sees
@@ -42,8 +43,10 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_large_constants, t, layout);
 	PASS(progress, pl, lower_ir3_locals, t);
+	PASS(progress, pl, lower_locals_to_selects);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);
+	PASS(progress, pl, lower_tex_projector);
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_ir3_interp, t);
 	PASS(progress, pl, lower_ir3_subgroups, t);
@@ -57,8 +60,9 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_ffract);
 	PASS(progress, pl, lower_isign);
 	PASS(progress, pl, lower_bitfield);
+	PASS(progress, pl, lower_mul_high);
 	PASS(progress, pl, lower_ir3_alu, t);
-	PASS(progress, pl, opt_ir3_fuse_ffma, t);
+	PASS(progress, pl, opt_fuse_ffma);
 	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);

@@ -156,11 +156,9 @@ bool lower_ir3_gs(struct shader *s, const struct ir3_lowering *t);
  * sets layout's const_data_*. */
 bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 			       struct ir3_const_layout *layout);
-/* Dynamically indexed local arrays to scratch (a5xx+) or selects
- * (lower_ir3_locals.c). */
+/* Dynamically indexed local arrays to scratch on a5xx+
+ * (lower_ir3_locals.c; lower_locals_to_selects takes them before). */
 bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t);
-/* fadd of a single-use fmul to ffma, fuse_ffma (opt_ir3_fuse_ffma.c). */
-bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_lowering *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t);
 /* Interpolation at an offset or a sample as arithmetic on the barycentrics

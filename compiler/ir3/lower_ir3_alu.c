@@ -7,14 +7,13 @@
  *	ball_fequal3    →  feq per component, iand
  *	fltu/fgeu/…     →  inot of the ordered compare
  *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
- *	umul_high, imul_high   16-bit pieces              (lower_mul_high)
  *	ldexp, frexp_sig/exp   exponent arithmetic        (lower_ldexp, lower_frexp)
  *	pack/unpack_{u,s}norm  scale, round, shift        (nir_lower_pack)
  *	pack/unpack_half_2x16, pack/unpack_32_2x16(_split), pack/unpack_64_2x32
  *
- * fdiv, ffract, isign, fpow, flrp, fmod/frem, the integer divisions and the
- * bitfield ops are the generic lowering passes' (compiler/opt), which
- * ir3_lower_nir runs before this one.
+ * fdiv, ffract, isign, fpow, flrp, fmod/frem, the integer divisions, the
+ * multiply-highs and the bitfield ops are the generic lowering passes'
+ * (compiler/opt), which ir3_lower_nir runs before this one.
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
@@ -83,27 +82,6 @@ static struct ssa_def *pack_2x16(struct builder *b, struct ssa_def *lo, struct s
 }
 
 static struct ssa_def *u32(struct builder *b, uint32_t v) { return b_imm_int(b, v); }
-
-/* umul_high: the high half of the 64-bit product from 16-bit pieces, no
- * partial sum overflowing (nir_lower_alu's lower_mul_high; ir3 has no
- * multiply-high) */
-static struct ssa_def *umul_high(struct builder *b, struct ssa_def *x, struct ssa_def *y)
-{
-	struct ssa_def *m = u32(b, 0xffff), *s16 = u32(b, 16);
-	struct ssa_def *xl = b_iand(b, x, m), *xh = b_ushr(b, x, s16);
-	struct ssa_def *yl = b_iand(b, y, m), *yh = b_ushr(b, y, s16);
-	struct ssa_def *t = b_iadd(b, b_imul24(b, xh, yl), b_ushr(b, b_imul24(b, xl, yl), s16));
-	struct ssa_def *w1 = b_iadd(b, b_imul24(b, xl, yh), b_iand(b, t, m));
-	return b_iadd(b, b_iadd(b, b_imul24(b, xh, yh), b_ushr(b, t, s16)), b_ushr(b, w1, s16));
-}
-
-/* imul_high from umul_high: subtract the other operand for each negative one */
-static struct ssa_def *imul_high(struct builder *b, struct ssa_def *x, struct ssa_def *y)
-{
-	struct ssa_def *z = u32(b, 0), *h = umul_high(b, x, y);
-	h = b_isub(b, h, b_bcsel(b, b_ilt(b, x, z), y, z));
-	return b_isub(b, h, b_bcsel(b, b_ilt(b, y, z), x, z));
-}
 
 /* ldexp: x * 2^e with e split in two halves so neither factor overflows
  * (nir_lower_alu's lower_ldexp, e clamped to ±254) */
@@ -203,10 +181,6 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 		return b_b2i32(b, b_ult(b, b_iadd(b, x, src(b, alu, 1)), x));
 	}
 	case OP_usub_borrow: return b_b2i32(b, b_ult(b, src(b, alu, 0), src(b, alu, 1)));
-	case OP_umul_high:
-		return alu->def.bit_size == 32 ? umul_high(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
-	case OP_imul_high:
-		return alu->def.bit_size == 32 ? imul_high(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
 	case OP_ldexp:
 		return alu->def.bit_size == 32 ? lower_ldexp(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
 	case OP_frexp_sig: case OP_frexp_exp:

@@ -2,38 +2,13 @@
  * lower_ir3_tex: texture lowering per generation (Mesa's nir_lower_tex with
  * ir3's options and ir3_nir_lower_array_sampler, targets.md §2.1):
  *
- *	projector   coordinates (and the shadow reference) × 1/proj: txp on
- *	            every generation (a3xx lowers only 3D in Mesa; we lower all)
+ *	projector   lower_tex_projector before (a3xx lowers only 3D in Mesa;
+ *	            we lower all)
  *	array index + 0.5 on a4xx+ for the filtering ops (not txf/txf_ms)
  *	txf         an explicit lod 0 when it has none (isaml reads one)
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
-
-static bool lower_proj(struct builder *b, struct tex_instr *tex)
-{
-	int p = tex_instr_src_index(tex, TEX_SRC_projector);
-	if (p < 0)
-		return false;
-	struct ssa_def *inv = b_frcp(b, tex->src[p].src.ssa);
-	int cidx = tex_instr_src_index(tex, TEX_SRC_coord);
-	if (cidx >= 0) {
-		struct ssa_def *coord = tex->src[cidx].src.ssa;
-		unsigned n = image_dim_coords(tex->dim);
-		struct ssa_def *c[4];
-		for (unsigned k = 0; k < coord->num_components && k < 4; k++) {
-			c[k] = b_channel(b, coord, k);
-			if (k < n)
-				c[k] = b_fmul(b, c[k], inv);
-		}
-		src_rewrite(&tex->src[cidx].src, b_vec(b, c, coord->num_components));
-	}
-	int r = tex_instr_src_index(tex, TEX_SRC_comparator);
-	if (r >= 0)
-		src_rewrite(&tex->src[r].src, b_fmul(b, tex->src[r].src.ssa, inv));
-	tex_instr_remove_src(tex, (unsigned)tex_instr_src_index(tex, TEX_SRC_projector));
-	return true;
-}
 
 static bool lower_array(struct builder *b, struct tex_instr *tex)
 {
@@ -66,7 +41,6 @@ bool lower_ir3_tex(struct shader *s, const struct ir3_lowering *t)
 				continue;
 			struct tex_instr *tex = instr_as_tex(in);
 			builder_init(&b, s, cursor_before_instr(in));
-			progress |= lower_proj(&b, tex);
 			if (t->array_index_add_half)
 				progress |= lower_array(&b, tex);
 			/* approximation: the lod clamp is dropped (ir3 has none to

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/opt/opt.h"
 #include "opt_eval.h"
 #include "tap.h"
 
@@ -27,6 +28,13 @@ struct lowering {
 	unsigned bits;		/* the size of the sized sources */
 	enum cmp cmp;
 };
+
+/* The generic lowering ir3 runs for its multiply-highs. */
+static bool mul_high(struct shader *s, const struct ir3_lowering *t)
+{
+	(void)t;
+	return lower_mul_high(s);
+}
 
 /* FLUSH: ldexp and frexp as GLSL defines them: finite inputs, no
  * overflow, and ir3 flushes denormals (nir's lower_ldexp makes 2^-127 a
@@ -68,8 +76,8 @@ static const struct lowering lowerings[] = {
 	{ "lower_ir3_int64", lower_ir3_int64, OP_i2b1, 64, EXACT },
 	{ "lower_ir3_int64", lower_ir3_int64, OP_u2f32, 64, CLOSE },
 	{ "lower_ir3_int64", lower_ir3_int64, OP_i2f32, 64, CLOSE },
-	{ "lower_ir3_alu", lower_ir3_alu, OP_umul_high, 32, EXACT },
-	{ "lower_ir3_alu", lower_ir3_alu, OP_imul_high, 32, EXACT },
+	{ "lower_mul_high", mul_high, OP_umul_high, 32, EXACT },
+	{ "lower_mul_high", mul_high, OP_imul_high, 32, EXACT },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_uadd_carry, 32, EXACT },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_usub_borrow, 32, EXACT },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_ldexp, 32, FLUSH },
@@ -265,7 +273,7 @@ static bool check_op(const struct lowering *l, unsigned sets, char *msg, size_t 
 	return good;
 }
 
-/* ---- opt_ir3_fuse_ffma: each form fuses, keeps its value (rounded once),
+/* ---- opt_fuse_ffma: each form fuses, keeps its value (rounded once),
  * and leaves exact adds and multiplies used twice alone ---- */
 
 enum form { PLAIN, NEG, ABS, NEGABS, SUB_MUL_FIRST, SUB_MUL_SECOND, EXACT_ADD, TWO_USES };
@@ -317,7 +325,7 @@ static void test_fuse_ffma(void)
 				       "an exact fadd", "a fmul used twice" };
 	for (unsigned f = PLAIN; f <= TWO_USES; f++) {
 		struct shader *before = fma_shader(f), *after = shader_clone(before);
-		bool progress = opt_ir3_fuse_ffma(after, NULL);
+		bool progress = opt_fuse_ffma(after);
 		bool want = f != EXACT_ADD && f != TWO_USES;
 		bool good = progress == want;
 		struct diag d = DIAG_INIT;
@@ -334,7 +342,7 @@ static void test_fuse_ffma(void)
 				good = close_value(x.v[0][c], y.v[0][c], 32) ||
 				       fabs(ir_float_from_bits(x.v[0][c], 32) - ir_float_from_bits(y.v[0][c], 32)) < 1e-5;
 		}
-		ok(good, "opt_ir3_fuse_ffma: %s %s", names[f], want ? "fuses and keeps its value" : "is left alone");
+		ok(good, "opt_fuse_ffma: %s %s", names[f], want ? "fuses and keeps its value" : "is left alone");
 		shader_free(before);
 		shader_free(after);
 	}

@@ -1,7 +1,7 @@
 /*
- * opt_ir3_fuse_ffma: a multiply used only by an add becomes one ffma (a
- * mad.f32/mad.f16), as Mesa's nir_opt_algebraic does for ir3 under
- * ir3_base_options' fuse_ffma16/32/64 (targets.md §2.1):
+ * opt_fuse_ffma: a multiply used only by an add becomes one ffma (ir3's
+ * mad.f32/mad.f16, etnaviv's mad), as Mesa's nir_opt_algebraic does under
+ * the backends' fuse_ffma16/32/64 options (targets.md §2.1, §4.3):
  *
  *	~fadd(fmul(a, b), c)                →  ffma(a, b, c)
  *	~fadd(fneg(fmul(a, b)), c)          →  ffma(-a, b, c)
@@ -14,7 +14,7 @@
  * as the search of a commutative pattern does.
  */
 #include "compiler/ir/builder.h"
-#include "compiler/ir3/ir3_nir.h"
+#include "compiler/opt/opt.h"
 
 struct mul_chain {
 	struct alu_instr *mul;
@@ -94,9 +94,8 @@ static bool fuse(struct builder *b, struct alu_instr *add)
 	return false;
 }
 
-bool opt_ir3_fuse_ffma(struct shader *s, const struct ir3_lowering *t)
+bool opt_fuse_ffma(struct shader *s)
 {
-	(void)t;
 	bool progress = false;
 	struct builder b;
 	foreach_block(blk, s->fn)
