@@ -8,6 +8,7 @@
 #   make corpus-check     every unit of ../shared/corpus through the front end
 #   make ir3-check        every unit of ../shared/corpus through the ir3 backend, verified
 #                         and run in the simulator against the interpreter (ten targets)
+#   make etna-check       the same through the etnaviv backend (Vivante targets)
 #   make records-diff BASE=COMMIT  the corpus's records of this tree and of COMMIT compared
 #   make fuzz FUZZ_S=N    each libFuzzer target (fuzz/) for N seconds (clang, in build-fuzz/)
 #   make SANITIZE=1 san-corpus   the sanitizer build on a sample of ../shared/corpus
@@ -99,9 +100,8 @@ FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz-bin/%,$(FUZZ_NAMES))
 ALL_OBJS     := $(call obj,$(COMPILER_SRC) $(TOOLS_SRC) $(MAIN_SRC) $(UNIT_SRC) $(BENCH_SRC) \
                        $(CHECK_SRC) $(FUZZ_SRC) $(FUZZ_LIB_SRC) fuzz/standalone.c)
 
-.PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check records-diff nightly-demo \
-        report-screenshot \
-        clean install \
+.PHONY: all deps deps-list with-deps run check bench corpus-check ir3-check etna-check records-diff \
+        nightly-demo report-screenshot clean install \
         need-libs fuzz fuzz-build san-corpus FORCE
 .DEFAULT_GOAL := all
 # keep objects of chained rules (unit tests, benchmarks)
@@ -205,7 +205,7 @@ deps-list:
 # The goals a newcomer types install what is missing first; then one sub-make, given
 # every goal of the command line, reads pkg-config's answers afresh (this make
 # parsed them before the install).
-NEEDS_DEPS := run check bench corpus-check ir3-check records-diff nightly-demo \
+NEEDS_DEPS := run check bench corpus-check ir3-check etna-check records-diff nightly-demo \
               report-screenshot fuzz san-corpus
 ifneq ($(SHDB_DEPS_DONE)$(filter $(NEEDS_DEPS),$(MAKECMDGOALS)),)
 ifneq ($(SHDB_DEPS_DONE),1)
@@ -244,6 +244,12 @@ corpus-check: all $(CORPUS_CHECK)
 ir3-check: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  tests/corpus/ir3-check.sh
+
+# The same through the etnaviv backend for every Vivante target, against
+# mesa-etnaviv-dev.tsv (tests/corpus/etna-check.sh).
+etna-check: all
+	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
+	  tests/corpus/etna-check.sh
 
 # The records of the whole corpus against those of BASE (a commit), time_us
 # aside: a refactoring must leave them byte-identical (tests/corpus/records-diff.sh).

@@ -5,17 +5,19 @@
  * that compiled of
  *
  *	whole    front end, optimisation and this target's backend
- *	backend  ir3 lowering, selection and the machine pipeline alone
+ *	backend  the backend's lowering, selection and machine pipeline alone
  *
  * in milliseconds, beside Mesa 24.3's own figures for the same units when
- * the reference TSV is given (its inproc_ms and backend_ms columns, GPUs
- * 306 … 740).
+ * the reference TSV is given (its inproc_ms and backend_ms columns: ir3's
+ * GPUs 306 … 740 are our a306 …, etnaviv's GC2000 … our gc2000 …).
  *
  *	corpus_time CORPUS_DIR MANIFEST [MESA_TSV] [TARGETS]
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "bench/bench.h"
@@ -61,8 +63,17 @@ static void options_of(const struct job *j, struct compile_options *o, struct ar
 	}
 }
 
+/* Whether a TSV's gpu field names our target ("630" a630, "GC2000" gc2000). */
+static bool same_gpu(const char *field, const char *target)
+{
+	if (!strcasecmp(field, target))
+		return true;
+	return target[0] == 'a' && atoi(field) > 0 && atoi(field) == atoi(target + 1);
+}
+
 /* Mesa's median and p90 of a column for `gpu` over its ok units. */
-static void mesa_figures(const char *tsv, unsigned gpu, const char *column, double *med, double *p90)
+static void mesa_figures(const char *tsv, const char *gpu, const char *column, double *med,
+			 double *p90)
 {
 	*med = *p90 = -1;
 	FILE *f = fopen(tsv, "r");
@@ -88,7 +99,8 @@ static void mesa_figures(const char *tsv, unsigned gpu, const char *column, doub
 				break;
 			continue;
 		}
-		if (nf > col && (unsigned)atoi(fields[gcol]) == gpu && !strcmp(fields[scol], "ok"))
+		if (nf > col && same_gpu(fields[gcol], gpu) && !strcmp(fields[scol], "ok") &&
+		    fields[col][0])
 			array_push(&v, atof(fields[col]));
 	}
 	if (v.len) {
@@ -159,22 +171,23 @@ int main(int argc, char **argv)
 	}
 
 	printf("%zu files; per shader and target, in ms (units that compiled)\n", files);
-	printf("%-5s %6s %10s %10s %11s %11s %10s %10s %11s %11s\n", "gpu", "units", "whole_med",
+	printf("%-6s %6s %10s %10s %11s %11s %10s %10s %11s %11s\n", "gpu", "units", "whole_med",
 	       "whole_p90", "backend_med", "backend_p90", "mesa_whole", "mesa_p90", "mesa_backend",
 	       "mesa_bk_p90");
 	for (size_t t = 0; t < nt; t++) {
 		double mw = -1, mw90 = -1, mb = -1, mb90 = -1;
 		if (mesa) {
-			unsigned gpu = (unsigned)atoi(targets[t]->name + 1);
-			mesa_figures(mesa, gpu, "inproc_ms", &mw, &mw90);
-			mesa_figures(mesa, gpu, "backend_ms", &mb, &mb90);
+			mesa_figures(mesa, targets[t]->name, "inproc_ms", &mw, &mw90);
+			mesa_figures(mesa, targets[t]->name, "backend_ms", &mb, &mb90);
 		}
 		size_t n = tm[t].whole.len;
-		printf("%-5s %6zu %10.3f %10.3f %11.3f %11.3f", targets[t]->name, n,
+		printf("%-6s %6zu %10.3f %10.3f %11.3f %11.3f", targets[t]->name, n,
 		       pct(tm[t].whole.data, n, 50), pct(tm[t].whole.data, n, 90),
 		       pct(tm[t].backend.data, n, 50), pct(tm[t].backend.data, n, 90));
 		if (mw >= 0)
-			printf(" %10.3f %10.3f %11.3f %11.3f", mw, mw90, mb, mb90);
+			printf(" %10.3f %10.3f", mw, mw90);
+		if (mb >= 0)
+			printf(" %11.3f %11.3f", mb, mb90);
 		printf("\n");
 		array_free(&tm[t].whole);
 		array_free(&tm[t].backend);

@@ -1,5 +1,6 @@
 #!/usr/bin/perl
-# Our ir3 model against Mesa 24.3's real ir3 on the same corpus units.
+# Our ir3 and etnaviv models against Mesa 24.3's real compilers on the same
+# corpus units.
 #
 #   mesa-compare.pl compare  MANIFEST MESA_TSV STATS.jsonl   per GPU and statistic
 #   mesa-compare.pl coverage MANIFEST MESA_TSV STATS.jsonl   per target: ok, failures
@@ -8,14 +9,18 @@
 #                            STAT for GPU (by difference), ours and Mesa's
 #
 # STATS.jsonl is `shdb run`'s over ../shared/corpus with that manifest;
-# MESA_TSV is ../shared/reference/mesa-ir3-dev.tsv (one row per unit and GPU,
-# Mesa's shader-db fields).  Units are matched by file and stage: the
-# manifest's repo "owner/name" is Mesa's prefix and our folder owner-name/.
+# MESA_TSV is ../shared/reference/mesa-ir3-dev.tsv or mesa-etnaviv-dev.tsv
+# (one row per unit and GPU, Mesa's shader-db fields; the family is told by
+# its columns: etnaviv's GPUs GC2000 … are our gc2000 …, ir3's 630 our
+# a630).  Units are matched by file and stage: the manifest's repo
+# "owner/name" is Mesa's prefix and our folder owner-name/.
 #
 # compare: over the units both compilers compiled, for each statistic the
 # totals (ours, Mesa's, their ratio), the median per-shader ratio ours/Mesa
 # (shaders where Mesa's value is not 0) and the share of shaders within
-# ±10% of Mesa's value (equal when Mesa's is 0).
+# ±10% of Mesa's value (equal when Mesa's is 0); then the compile time per
+# unit, ours (the record's time_us: front end included) against Mesa's
+# in-process figure (inproc_ms), medians and their ratio.
 #
 # coverage: for every target, the units that reached the backend (a record
 # naming the target: the front end and the optimiser made valid IR), how
@@ -38,8 +43,13 @@ die "usage: $0 compare|coverage MANIFEST MESA_TSV STATS.jsonl | shaders … GPU 
 
 my %short = (vertex => 'vert', fragment => 'frag', compute => 'comp', geometry => 'geom',
 	     tess_ctrl => 'tesc', tess_eval => 'tese');
+my $etna = do {
+	open my $f, '<', $mesa_tsv or die "$mesa_tsv: $!\n";
+	scalar(<$f>) =~ /\tinstructions\t/;
+};
 # our JSON keys => Mesa's columns
-my @stats = (
+my @stats = $etna ? ([instructions => 'instructions'], [temps => 'temps'],
+		     [immediates => 'immediates'], [loops => 'loops']) : (
 	[inst => 'inst'], [nops => 'nops'], [mov => 'mov'], [cov => 'cov'],
 	[dwords => 'dwords'], [last_baryf => 'last-baryf'], [last_helper => 'last-helper'],
 	[half => 'half'], [full => 'full'], [constlen => 'constlen'],
@@ -77,8 +87,10 @@ my (%mesa, %mesa_gpus);
 		my @c = split /\t/, $_, -1;
 		my $ours = $ours_of{$c[$col{file}]} // next;
 		my %v = map { $_->[0] => $c[$col{$_->[1]}] } @stats;
-		$mesa{"$ours\t$c[$col{stage}]\ta$c[$col{gpu}]"} = { ok => $c[$col{status}] eq 'ok', v => \%v };
-		$mesa_gpus{"a$c[$col{gpu}]"} = 1;
+		my $gpu = $etna ? lc $c[$col{gpu}] : "a$c[$col{gpu}]";
+		$mesa{"$ours\t$c[$col{stage}]\t$gpu"} = { ok => $c[$col{status}] eq 'ok', v => \%v,
+			ms => $c[$col{inproc_ms}] };
+		$mesa_gpus{$gpu} = 1;
 	}
 }
 
@@ -97,11 +109,11 @@ my (%ours, %targets, %front_fail);
 		}
 		$targets{$r->{target}} = 1;
 		$ours{"$path\t$stage\t$r->{target}"} = { status => $r->{status},
-			message => $r->{message}, v => $r->{stats} };
+			message => $r->{message}, v => $r->{stats}, us => $r->{time_us} };
 	}
 }
 
-sub by_target { my ($a, $b) = @_; ($a =~ /(\d+)/)[0] <=> ($b =~ /(\d+)/)[0] }
+sub by_target { my ($a, $b) = @_; ($a =~ /(\d+)/)[0] <=> ($b =~ /(\d+)/)[0] || $a cmp $b }
 
 sub median {
 	my @s = sort { $a <=> $b } @_;
@@ -130,6 +142,13 @@ sub compare {
 			printf "  %-12s %11d %11d %7s %7.3f %5.1f%%\n", $k, $to, $tm,
 				$tm ? sprintf('%.3f', $to / $tm) : '-', median(@ratios),
 				@both ? 100 * $within / @both : 0;
+		}
+		my @ours_ms = map { ($ours{$_}{us} // 0) / 1000 } grep { defined $ours{$_}{us} } @both;
+		my @mesa_ms = map { $mesa{$_}{ms} } grep { ($mesa{$_}{ms} // '') ne '' } @both;
+		if (@ours_ms && @mesa_ms) {
+			my ($mo, $mm) = (median(@ours_ms), median(@mesa_ms));
+			printf "  compile time per unit, median: ours %.3f ms, Mesa in-process %.3f ms" .
+				" (Mesa/ours %.1fx)\n", $mo, $mm, $mo ? $mm / $mo : 0;
 		}
 		print "\n";
 	}

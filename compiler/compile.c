@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "compiler/etna/etna_shader.h"
 #include "compiler/front/front.h"
 #include "compiler/ir/ir.h"
 #include "compiler/ir3/ir3_shader.h"
@@ -59,11 +60,17 @@ static void target_error(struct compile_output *out, const char *name, struct co
 	r->message = xstrdup(msg);
 }
 
+/* Each family's lowered shaders, shared by its targets of one compile. */
+struct lower_caches {
+	struct ir3_lower_cache *ir3;
+	struct etna_lower_cache *etna;
+};
+
 /* One result per target; its time is the shared front end and optimisation
  * plus this target's own work (the first target of a lowering view also
  * pays for the lowering the others share). */
 static int compile_target(const char *name, struct shader *s, const struct compile_options *o,
-			  const struct target *t, uint64_t shared_us, struct ir3_lower_cache *cache,
+			  const struct target *t, uint64_t shared_us, struct lower_caches *cache,
 			  struct compile_output *out)
 {
 	uint64_t t0 = now_us();
@@ -77,7 +84,9 @@ static int compile_target(const char *name, struct shader *s, const struct compi
 		r->ir = strbuf_detach(&ir, NULL);
 	}
 	if (t->family == TARGET_FAMILY_IR3) {
-		ret = ir3_compile_shader(name, s, o, r, out, cache);
+		ret = ir3_compile_shader(name, s, o, r, out, cache->ir3);
+	} else if (t->family == TARGET_FAMILY_ETNA) {
+		ret = etna_compile_shader(name, s, o, r, out, cache->etna);
 	} else {
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addf(&msg, "no %s backend yet", target_family_name(t->family));
@@ -148,11 +157,12 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 		if (!num_targets)
 			add_result(out, stage, NULL, RESULT_OK, o->want_ir ? ir.buf : NULL, start);
 		uint64_t shared_us = now_us() - start;
-		struct ir3_lower_cache *cache = ir3_lower_cache_new();
+		struct lower_caches cache = { ir3_lower_cache_new(), etna_lower_cache_new() };
 		for (size_t i = 0; i < num_targets; i++)
-			if (compile_target(name, s, o, targets[i], shared_us, cache, out) < 0)
+			if (compile_target(name, s, o, targets[i], shared_us, &cache, out) < 0)
 				ret = -1;
-		ir3_lower_cache_free(cache);
+		ir3_lower_cache_free(cache.ir3);
+		etna_lower_cache_free(cache.etna);
 	}
 	pass_times_add(&out->times, &pl.times);
 	pipeline_release(&pl);

@@ -34,14 +34,14 @@ int compile_source(const char *name, const char *data, size_t len, const struct 
 /*
  * The pass registry (compiler/passes.c): every pass by name, the
  * target-independent ones (compiler/opt/passes.def) and each backend's
- * (compiler/ir3/ir3_passes.def).  --print-after may name any; --passes
- * names the target-independent passes to run, in order, and the optional
- * backend passes that run (the others are left out; required ones always
- * run).
+ * (compiler/ir3/ir3_passes.def, compiler/etna/etna_passes.def).
+ * --print-after may name any; --passes names the target-independent passes
+ * to run, in order, and the optional backend passes that run (the others
+ * are left out; required ones always run).
  */
 struct pass_entry {
 	const char *name;
-	const char *family;		/* NULL: target-independent; "ir3" */
+	const char *family;		/* NULL: target-independent; "ir3", "etna" */
 	bool optional;			/* a backend pass that --passes may leave out */
 	const char *summary;
 };

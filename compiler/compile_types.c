@@ -86,10 +86,26 @@ void compile_output_release(struct compile_output *out)
 	diag_release(&out->diag);
 }
 
+static void add_stat(struct compile_result *r, const struct stat_values *v, int id)
+{
+	array_push(&r->stats, (struct stat_value){ .key = stat_table[id].key, .value = v->value[id] });
+}
+
+void result_add_stats_ordered(struct compile_result *r, const struct stat_values *v,
+			      const enum stat_id *first, size_t n)
+{
+	bool done[STAT_COUNT] = { false };
+	for (size_t i = 0; i < n; i++)
+		if (v->set[first[i]] && !done[first[i]]) {
+			done[first[i]] = true;
+			add_stat(r, v, first[i]);
+		}
+	for (int id = 0; id < STAT_COUNT; id++)
+		if (v->set[id] && !done[id])
+			add_stat(r, v, id);
+}
+
 void result_add_stats(struct compile_result *r, const struct stat_values *v)
 {
-	for (int id = 0; id < STAT_COUNT; id++)
-		if (v->set[id])
-			array_push(&r->stats, (struct stat_value){ .key = stat_table[id].key,
-								    .value = v->value[id] });
+	result_add_stats_ordered(r, v, NULL, 0);
 }

@@ -144,6 +144,11 @@ struct compile_result {
 /* Append the statistics set in `v` to r->stats, in the table's order, under
  * the table's keys: how a backend's values become a result. */
 void result_add_stats(struct compile_result *r, const struct stat_values *v);
+/* The same with the IDs of `first` (those set) leading, in that order: a
+ * backend whose Mesa line does not follow the table's order (etnaviv's
+ * ends in loops, a row the table places in ir3's line). */
+void result_add_stats_ordered(struct compile_result *r, const struct stat_values *v,
+			      const enum stat_id *first, size_t n);
 
 struct compile_output {
 	ARRAY(struct compile_result) results;

@@ -1,6 +1,7 @@
 /*
  * The pass registry: every pass by name, the target-independent ones
- * (compiler/opt/passes.def) then each backend's (compiler/ir3/ir3_passes.def),
+ * (compiler/opt/passes.def) then each backend's (compiler/ir3/ir3_passes.def,
+ * compiler/etna/etna_passes.def),
  * for --passes, --print-after and --time-passes (compile.h).
  */
 #include "compiler/compile.h"
@@ -16,6 +17,10 @@ const struct pass_entry compile_passes[] = {
 #define BACKEND_PASS(fn, kind, summary_) \
 	{ .name = #fn, .family = "ir3", .optional = kind, .summary = summary_ },
 #include "compiler/ir3/ir3_passes.def"
+#undef BACKEND_PASS
+#define BACKEND_PASS(fn, kind, summary_) \
+	{ .name = #fn, .family = "etna", .optional = kind, .summary = summary_ },
+#include "compiler/etna/etna_passes.def"
 #undef BACKEND_PASS
 };
 #undef REQUIRED

@@ -2,7 +2,8 @@
  * The modelled GPUs.  A target is a row of data (../shared/STYLE.md, practice
  * 5): a name, a family, and the family's parameter block, which only that
  * family's backend reads.  compiler/targets.def lists them; each family's
- * rows are in its folder (compiler/ir3/ir3_targets.c); `shdb targets` prints
+ * rows are in its folder (compiler/ir3/ir3_targets.c,
+ * compiler/etna/etna_targets.c); `shdb targets` prints
  * them.  This header knows no backend: the parameter blocks are opaque here.
  */
 #ifndef SHDB_TARGET_H
@@ -11,9 +12,11 @@
 #include <stddef.h>
 
 struct ir3_info;
+struct etna_info;
 
 enum target_family {
 	TARGET_FAMILY_IR3,		/* Adreno, ir3 model */
+	TARGET_FAMILY_ETNA,		/* Vivante, etnaviv model */
 };
 
 struct target {
@@ -22,6 +25,7 @@ struct target {
 	enum target_family family;
 	/* the family's parameter block: the one of `family` is set, the others NULL */
 	const struct ir3_info *ir3;	/* compiler/ir3/ir3_info.h */
+	const struct etna_info *etna;	/* compiler/etna/etna_info.h */
 };
 
 extern const struct target *const targets[];

@@ -25,7 +25,9 @@ test_expect 'an include pointing the wrong way is found and located' '
 test_expect 'no pass tests the generation or the chip: only the target table sets them' '
 	cd "$SRCDIR" &&
 	! grep -rnE "(->|\.)(gen|chip_id)\b *[<>=!]=?|[<>]=? *[a-z_>.-]*(->|\.)(gen|chip_id)\b" \
-		compiler/ir3 compiler/*.c compiler/*.h | grep -v "^compiler/ir3/ir3_targets.c:"
+		compiler/ir3 compiler/*.c compiler/*.h | grep -v "^compiler/ir3/ir3_targets.c:" &&
+	! grep -rnE "(->|\.)(halti|model|revision)\b *[<>=!]=?|[<>]=? *[a-z_>.-]*(->|\.)(halti|model|revision)\b" \
+		compiler/etna compiler/*.c compiler/*.h | grep -v "^compiler/etna/etna_targets.c:"
 '
 
 test_done

@@ -40,6 +40,9 @@ int main(void)
 	struct strbuf err = STRBUF_INIT;
 	ok(compile_check_passes("opt_dce,ir3_sched,ir3_postsched", "ir3_ra", &err),
 	   "--passes and --print-after take backend passes");
+	ok(compile_check_passes("opt_dce", "etna_ra", &err) &&
+	   compile_check_passes(NULL, "lower_etna_alu", &err),
+	   "… of every backend");
 	ok(!compile_check_passes("opt_dce,ir3_nope", NULL, &err) &&
 	   strstr(err.buf, "unknown pass 'ir3_nope' (known passes: ") && strstr(err.buf, " ir3_sched"),
 	   "an unknown name is refused, the known ones listed");
@@ -71,7 +74,7 @@ int main(void)
 				tap_diag("%s: '%s' ran but is not registered", targets[t]->name, name);
 				unregistered++;
 			}
-			ra |= !strcmp(name, "ir3_ra");
+			ra |= !strcmp(name, "ir3_ra") || !strcmp(name, "etna_ra");
 		}
 		ok(rc == 0 && ra && !unregistered, "%s: the %zu passes that ran are all registered",
 		   targets[t]->name, out.times.len);

@@ -1,16 +1,18 @@
 /*
- * Golden tests of instruction selection: every tests/isel/NAME.ir (the IR
+ * Golden tests of instruction selection, one folder per backend family:
+ * tests/isel (ir3) and tests/etna (etnaviv).  Every NAME.ir there (the IR
  * text form) goes through the whole pipeline (compile_source: optimisation,
- * ir3 lowering, selection, the backend) with both verifiers for the targets
- * its header names ("# targets: a306 a630 a740"); the disassembly plus
- * Mesa's statistics line per target must equal tests/isel/NAME.expected.
- * Every test is also compiled with --verify on every ir3 target and must
- * succeed there.  A test whose header says "# error: TEXT" must fail with a
- * message containing TEXT instead, everywhere.
+ * the backend's lowering, selection, the backend) with both verifiers for
+ * the targets its header names ("# targets: a306 a630 a740"); the
+ * disassembly plus Mesa's statistics line per target must equal
+ * NAME.expected.  Every test is also compiled with --verify on every target
+ * of its folder's family and must succeed there.  A test whose header says
+ * "# error: TEXT" must fail with a message containing TEXT instead,
+ * everywhere.
  *
- *	ir3_isel_golden                       run every test (TAP)
- *	ir3_isel_golden --update [NAME.ir…]   rewrite the .expected files
- *	ir3_isel_golden --run FILE TARGET…    print the output (a small tool)
+ *	isel_golden                            run every test (TAP)
+ *	isel_golden --update [DIR/NAME.ir…]    rewrite the .expected files
+ *	isel_golden --run FILE TARGET…         print the output (a small tool)
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -23,19 +25,30 @@
 #include "compiler/util/file.h"
 #include "tap.h"
 
-static char test_dir[1024];
+/* A folder of tests, its family and the targets a test gets by default. */
+static const struct suite {
+	const char *dir;
+	enum target_family family;
+	const char *targets;
+} suites[] = {
+	{ "isel", TARGET_FAMILY_IR3, " a530 a630 a740" },
+	{ "etna", TARGET_FAMILY_ETNA, " gc2000 gc3000 gc7000" },
+};
 
-static void find_test_dir(void)
+static char test_root[1024];
+
+static void find_test_root(void)
 {
 	const char *f = __FILE__;
 	const char *slash = strrchr(f, '/');
 	size_t len = slash ? (size_t)(slash - f) : 0;
-	/* tests/unit/ir3_isel_golden.c → tests/isel */
-	snprintf(test_dir, sizeof(test_dir), "%.*s/../isel", (int)len, f);
+	/* tests/unit/isel_golden.c → tests */
+	snprintf(test_root, sizeof(test_root), "%.*s/..", (int)len, f);
 	if (!len)
-		snprintf(test_dir, sizeof(test_dir), "tests/isel");
+		snprintf(test_root, sizeof(test_root), "tests");
 }
 
+/* "; " and Mesa's statistics line for the target (compiler/record.c). */
 static void stats_line(struct strbuf *sb, const struct compile_result *r)
 {
 	strbuf_addstr(sb, "; ");
@@ -89,10 +102,10 @@ static void header_value(const char *text, const char *key, char *out, size_t si
 	out[n] = 0;
 }
 
-static void run_test(const char *name, bool update)
+static void run_test(const struct suite *suite, const char *name, bool update)
 {
 	char path[2048], expected_path[2048], tlist[512], want_error[512];
-	snprintf(path, sizeof(path), "%s/%s", test_dir, name);
+	snprintf(path, sizeof(path), "%s/%s/%s", test_root, suite->dir, name);
 	snprintf(expected_path, sizeof(expected_path), "%.*s.expected", (int)(strlen(path) - 3), path);
 
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, got = STRBUF_INIT, want = STRBUF_INIT;
@@ -103,7 +116,7 @@ static void run_test(const char *name, bool update)
 	header_value(text.buf, "# targets:", tlist, sizeof(tlist));
 	header_value(text.buf, "# error:", want_error, sizeof(want_error));
 	if (!tlist[0])
-		snprintf(tlist, sizeof(tlist), " a530 a630 a740");
+		snprintf(tlist, sizeof(tlist), "%s", suite->targets);
 
 	bool all_ok = true;
 	char *save, *copy = xstrdup(tlist);
@@ -118,9 +131,9 @@ static void run_test(const char *name, bool update)
 	}
 	free(copy);
 
-	/* every ir3 target, with both verifiers */
+	/* every target of the family, with both verifiers */
 	for (size_t k = 0; k < num_targets; k++) {
-		if (targets[k]->family != TARGET_FAMILY_IR3)
+		if (targets[k]->family != suite->family)
 			continue;
 		struct strbuf one = STRBUF_INIT;
 		bool fine = compile_one(path, text.buf, targets[k]->name, false, &one);
@@ -141,7 +154,7 @@ static void run_test(const char *name, bool update)
 		goto out;
 	}
 	if (read_file(expected_path, &want, &err)) {
-		ok(false, "%s: no expected output (%s); run ir3_isel_golden --update", name, err.buf);
+		ok(false, "%s: no expected output (%s); run isel_golden --update", name, err.buf);
 		goto out;
 	}
 	if (!ok(all_ok && !strcmp(got.buf, want.buf), "%s", name)) {
@@ -173,9 +186,45 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+static const struct suite *suite_of(const char *path)
+{
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++) {
+		size_t n = strlen(suites[i].dir);
+		const char *p = strstr(path, suites[i].dir);
+		if (p && p[n] == '/' && (p == path || p[-1] == '/'))
+			return &suites[i];
+	}
+	return &suites[0];
+}
+
+static void run_suite(const struct suite *suite, bool update)
+{
+	char dirname[1100];
+	snprintf(dirname, sizeof(dirname), "%s/%s", test_root, suite->dir);
+	DIR *dir = opendir(dirname);
+	if (!dir) {
+		ok(false, "%s: not found", dirname);
+		return;
+	}
+	char *names[1024];
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(dir)) && n < 1024) {
+		size_t len = strlen(e->d_name);
+		if (len > 3 && !strcmp(e->d_name + len - 3, ".ir"))
+			names[n++] = xstrdup(e->d_name);
+	}
+	closedir(dir);
+	qsort(names, n, sizeof(names[0]), cmp_names);
+	for (size_t k = 0; k < n; k++) {
+		run_test(suite, names[k], update);
+		free(names[k]);
+	}
+}
+
 int main(int argc, char **argv)
 {
-	find_test_dir();
+	find_test_root();
 	if (argc >= 3 && !strcmp(argv[1], "--run")) {
 		struct strbuf text = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
 		if (read_file(argv[2], &text, &err)) {
@@ -194,27 +243,13 @@ int main(int argc, char **argv)
 	}
 	bool update = argc >= 2 && !strcmp(argv[1], "--update");
 	if (update && argc > 2) {
-		for (int k = 2; k < argc; k++)
-			run_test(strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k], true);
+		for (int k = 2; k < argc; k++) {
+			const char *base = strrchr(argv[k], '/') ? strrchr(argv[k], '/') + 1 : argv[k];
+			run_test(suite_of(argv[k]), base, true);
+		}
 		return done_testing();
 	}
-
-	DIR *dir = opendir(test_dir);
-	if (!dir)
-		return skip_all("tests/isel not found");
-	char *names[1024];
-	size_t n = 0;
-	struct dirent *e;
-	while ((e = readdir(dir)) && n < 1024) {
-		size_t len = strlen(e->d_name);
-		if (len > 3 && !strcmp(e->d_name + len - 3, ".ir"))
-			names[n++] = xstrdup(e->d_name);
-	}
-	closedir(dir);
-	qsort(names, n, sizeof(names[0]), cmp_names);
-	for (size_t k = 0; k < n; k++) {
-		run_test(names[k], update);
-		free(names[k]);
-	}
+	for (size_t i = 0; i < sizeof(suites) / sizeof(suites[0]); i++)
+		run_suite(&suites[i], update);
 	return done_testing();
 }

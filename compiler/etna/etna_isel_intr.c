@@ -1,0 +1,561 @@
+/*
+ * Selection of intrinsics and texture fetches for etnaviv (etna_isel.h),
+ * as Mesa's etnaviv emit_intrinsic / emit_tex and the I/O setup of
+ * etna_compile_shader (../../shared/reference/targets.md §4.3):
+ *
+ *  - inputs arrive in registers: a VS attribute or an FS varying at its
+ *    driver location (used inputs in location order; an FS's start at t1),
+ *    vertex and instance id after the attributes (.x, .y);
+ *  - uniforms (loose uniforms and push constants, the default block) read
+ *    at a constant offset are uniform-file words, as are on HALTI0 the
+ *    UBOs' contents (no UBOs in GL there: they follow the default block);
+ *    at a dynamic offset they are read with movar and a mov indexed by
+ *    a0.x, the whole block mirrored in the uniform file;
+ *  - on HALTI2+ UBO loads are LOADs from the UBO's address (a uniform);
+ *  - outputs are handed on in whole vec4 registers (FS depth in t0.z); a
+ *    constant or system value stored is moved to a register first;
+ *  - texture fetches take coordinate, lod/bias/ddx and comparator/ddy in
+ *    src0..2; the VS's samplers follow the FS's.
+ * What Mesa's etnaviv does not handle is refused by name.
+ */
+#include "compiler/etna/etna_isel.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "compiler/util/error.h"
+
+static const uint8_t identity[4] = { 0, 1, 2, 3 };
+static const uint8_t xxxx[4] = { 0, 0, 0, 0 };
+
+static bool const_u32(const struct ssa_def *def, uint32_t *v)
+{
+	struct load_const_instr *lc = ssa_def_as_const(def);
+	if (!lc || lc->instr.type != INSTR_load_const)
+		return false;
+	*v = (uint32_t)lc->value[0];
+	return true;
+}
+
+static void set_const(struct isel_def *d, unsigned n, unsigned kind, unsigned first)
+{
+	d->kind = ISEL_CONST;
+	d->num_components = (uint8_t)n;
+	for (unsigned k = 0; k < n && k < 4; k++)
+		d->c[k] = ETNA_UNIFORM(kind, first + k);
+}
+
+/* ---- inputs ---- */
+
+struct input_order {
+	int location;
+	unsigned component;
+	unsigned decl;
+};
+
+static int cmp_input(const void *a, const void *b)
+{
+	const struct input_order *x = a, *y = b;
+	if (x->location != y->location)
+		return x->location < y->location ? -1 : 1;
+	if (x->component != y->component)
+		return x->component < y->component ? -1 : 1;
+	return x->decl < y->decl ? -1 : x->decl > y->decl;
+}
+
+/* Mesa's VARYING_SLOT_PNTC comes before the generic varyings. */
+#define POINT_COORD_LOCATION (-1)
+
+static void assign_inputs(struct isel *c)
+{
+	struct shader *s = c->ir;
+	bool *used = xcalloc(s->num_inputs + 1, sizeof(bool));
+	bool point_coord = false;
+	foreach_block(b, s->fn)
+		foreach_instr(in, b) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			if (intr->op == INTR_load_input) {
+				unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+				if (base < s->num_inputs)
+					used[base] = true;
+			}
+			point_coord |= intr->op == INTR_load_point_coord;
+		}
+	struct input_order *order = xcalloc(s->num_inputs + 1, sizeof(*order));
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->num_inputs; i++)
+		if (used[i])
+			order[n++] = (struct input_order){ s->inputs[i]->location,
+							   s->inputs[i]->component, i };
+	if (point_coord)
+		order[n++] = (struct input_order){ POINT_COORD_LOCATION, 0, ~0u };
+	qsort(order, n, sizeof(*order), cmp_input);
+	c->input_slot = xcalloc(s->num_inputs + 1, sizeof(unsigned));
+	memset(c->input_slot, 0xff, (s->num_inputs + 1) * sizeof(unsigned));
+	c->point_coord_slot = ~0u;
+	for (unsigned k = 0; k < n; k++) {
+		if (order[k].decl == ~0u)
+			c->point_coord_slot = k;
+		else
+			c->input_slot[order[k].decl] = k;
+	}
+	c->num_inputs = n;
+	c->s->num_inputs = n;
+	free(order);
+	free(used);
+}
+
+/* ---- the uniform file ---- */
+
+static unsigned block_dwords(unsigned bytes)
+{
+	return (bytes + 15) / 16 * 4;
+}
+
+/* HALTI0: the default block, then every UBO, vec4-aligned. */
+static void layout_uniforms(struct isel *c)
+{
+	struct shader *s = c->ir;
+	unsigned at = block_dwords(s->info.uniform_size > s->info.push_constant_size
+					   ? s->info.uniform_size : s->info.push_constant_size);
+	unsigned slots = 0;
+	for (unsigned i = 0; i < s->num_ubos; i++) {
+		unsigned end = s->ubos[i]->slot + decl_num_slots(s->ubos[i]->array_size);
+		if (end > slots)
+			slots = end;
+	}
+	c->ubo_base = xcalloc(slots + 1, sizeof(unsigned));
+	for (unsigned i = 0; i < s->num_ubos; i++) {
+		const struct buffer_decl *u = s->ubos[i];
+		for (unsigned k = 0; k < decl_num_slots(u->array_size); k++) {
+			c->ubo_base[u->slot + k] = at;
+			at += block_dwords(u->size);
+		}
+	}
+}
+
+/* Mesa's have_indirect_uniform: the block read at a dynamic offset is
+ * mirrored at the start of the uniform file, its words in their places. */
+static void mirror_uniforms(struct isel *c, unsigned end_dword)
+{
+	unsigned vec4 = (end_dword + 3) / 4;
+	if (vec4 * 4 > ETNA_MAX_IMM) {
+		esel_error(c, "uniform storage of %u vec4 exceeds the uniform file", vec4);
+		return;
+	}
+	for (unsigned i = 0; i < vec4 * 4; i++)
+		if (!c->s->consts[i])
+			c->s->consts[i] = ETNA_UNIFORM(ETNA_UNIFORM_UNIFORM, i);
+	if (vec4 > c->s->const_count)
+		c->s->const_count = vec4;
+}
+
+static bool is_uniform_load(enum intrinsic op)
+{
+	return op == INTR_load_uniform || op == INTR_load_push_constant;
+}
+
+/* A uniform load's first dword in the uniform file, or -1 when its
+ * offset is dynamic (then `end` is where its block ends). */
+static int uniform_dword(struct isel *c, struct intrinsic_instr *intr, unsigned *end)
+{
+	struct shader *s = c->ir;
+	uint32_t off;
+	if (is_uniform_load(intr->op)) {
+		unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+		*end = block_dwords(base + (intr->op == INTR_load_uniform ? s->info.uniform_size
+									  : s->info.push_constant_size));
+		if (!const_u32(intr->src[0].ssa, &off))
+			return -1;
+		return (int)((base + off) / 4);
+	}
+	uint32_t slot = 0;
+	const_u32(intr->src[0].ssa, &slot);
+	struct buffer_decl *u = shader_find_buffer(s->ubos, s->num_ubos, slot);
+	unsigned first = c->ubo_base[u ? slot : 0];
+	*end = first + (u ? block_dwords(u->size) : 0);
+	if (!const_u32(intr->src[1].ssa, &off))
+		return -1;
+	return (int)(first + off / 4);
+}
+
+static const char *unhandled(struct intrinsic_instr *intr)
+{
+	return intrinsic_infos[intr->op].name;
+}
+
+static void classify_intrinsic(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct isel_def *d = intrinsic_has_dest(intr->op) ? isel_def(c, &intr->def) : NULL;
+	unsigned end;
+	uint32_t slot;
+	switch (intr->op) {
+	case INTR_load_frag_coord:
+		d->kind = ISEL_POS;
+		return;
+	case INTR_load_uniform:
+	case INTR_load_push_constant: {
+		int dw = uniform_dword(c, intr, &end);
+		if (dw >= 0) {
+			set_const(d, intr->def.num_components, ETNA_UNIFORM_UNIFORM, (unsigned)dw);
+			return;
+		}
+		if (!c->t->has_ubo)
+			mirror_uniforms(c, end);
+		d->kind = ISEL_TEMP;
+		return;
+	}
+	case INTR_load_ubo:
+		if (!const_u32(intr->src[0].ssa, &slot)) {
+			esel_error(c, "not handled by the etnaviv backend: load_ubo(dynamic-block-index)");
+			return;
+		}
+		if (!c->t->has_ubo) {
+			int dw = uniform_dword(c, intr, &end);
+			if (dw >= 0) {
+				set_const(d, intr->def.num_components, ETNA_UNIFORM_UNIFORM,
+					  (unsigned)dw);
+				return;
+			}
+			mirror_uniforms(c, end);
+		}
+		d->kind = ISEL_TEMP;
+		return;
+	case INTR_load_base_vertex:
+	case INTR_load_base_instance:
+		/* draw parameters: the state tracker's uniforms */
+		set_const(d, 1, ETNA_UNIFORM_DRIVER, intr->op == INTR_load_base_instance);
+		return;
+	case INTR_load_input:
+	case INTR_load_point_coord:
+	case INTR_load_vertex_id:
+	case INTR_load_instance_id:
+	case INTR_load_front_face:
+	case INTR_ddx: case INTR_ddy: case INTR_ddx_fine: case INTR_ddy_fine:
+	case INTR_ddx_coarse: case INTR_ddy_coarse:
+		d->kind = ISEL_TEMP;
+		return;
+	case INTR_store_output:
+	case INTR_discard: case INTR_discard_if:
+	case INTR_terminate: case INTR_terminate_if:
+		return;
+	default:
+		esel_error(c, "not handled by the etnaviv backend: %s", unhandled(intr));
+		return;
+	}
+}
+
+/* txs reads the texture's size from the uniform file (lower_txs). */
+static void classify_tex(struct isel *c, struct tex_instr *tex)
+{
+	if (tex->op == TEX_OP_txs)
+		set_const(isel_def(c, &tex->def), tex->def.num_components,
+			  ETNA_UNIFORM_TEXTURE_SIZE, tex->texture_index * 4);
+}
+
+void esel_intrinsics_classify(struct isel *c)
+{
+	assign_inputs(c);
+	layout_uniforms(c);
+	foreach_block(b, c->ir->fn)
+		foreach_instr(in, b) {
+			if (c->failed)
+				return;
+			if (in->type == INSTR_intrinsic)
+				classify_intrinsic(c, instr_as_intrinsic(in));
+			else if (in->type == INSTR_tex)
+				classify_tex(c, instr_as_tex(in));
+		}
+}
+
+/* ---- emission ---- */
+
+/* A value arriving in a register: precoloured, live from the start. */
+static void emit_input(struct isel *c, struct intrinsic_instr *intr, unsigned base,
+		       enum etna_reg_type type)
+{
+	struct etna_instr *in = esel_emit(c, ETNA_OP_input);
+	esel_dst(c, in, &intr->def);
+	struct etna_value *v = &c->s->values.data[in->dst.value];
+	v->forced = (int)etna_vreg(base, type);
+	v->live_in = true;
+}
+
+/* movar a0.x, offset; mov dst, u[a0.x + base] */
+static void emit_indirect_uniform(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned end;
+	uniform_dword(c, intr, &end);
+	struct etna_instr *movar = esel_emit(c, ETNA_OP_movar);
+	movar->dst = (struct etna_dst){ .file = ETNA_FILE_ADDR, .value = ETNA_NO_VALUE,
+					.mask = 1 };
+	const struct ssa_def *off = intr->src[is_uniform_load(intr->op) ? 0 : 1].ssa;
+	movar->src[2] = esel_src(c, off, xxxx);
+	struct etna_instr *mov = esel_emit(c, ETNA_OP_mov);
+	esel_dst(c, mov, &intr->def);
+	unsigned base = 0;
+	if (intr->op == INTR_load_ubo) {
+		uint32_t slot = 0;
+		const_u32(intr->src[0].ssa, &slot);
+		base = c->ubo_base[slot] / 4;
+	} else {
+		base = (unsigned)intrinsic_get(intr, INTR_IDX_base) / 16;
+	}
+	mov->src[2] = (struct etna_src){ .file = ETNA_FILE_UNIFORM, .value = ETNA_NO_VALUE,
+					 .rel = true, .reg = (uint16_t)base,
+					 .cmap = { 0, 1, 2, 3 } };
+	memcpy(mov->src[2].swiz, identity, 4);
+}
+
+static void emit_load_ubo(struct isel *c, struct intrinsic_instr *intr)
+{
+	uint32_t slot = 0;
+	const_u32(intr->src[0].ssa, &slot);
+	struct etna_instr *in = esel_emit(c, ETNA_OP_load);
+	in->type = ETNA_TYPE_u32;
+	esel_dst(c, in, &intr->def);
+	struct etna_value *v = &c->s->values.data[in->dst.value];
+	if (intr->def.num_components == 2)
+		v->cls = ETNA_CLASS_VEC2C;
+	else if (intr->def.num_components == 3)
+		v->cls = ETNA_CLASS_VEC3C;
+	in->src[0] = esel_src(c, intr->src[1].ssa, xxxx);
+	uint64_t addr = ETNA_UNIFORM(ETNA_UNIFORM_UBO_ADDR, slot + 1);
+	in->src[1] = esel_const_src(c, &addr, 1, xxxx);
+}
+
+static void emit_front_face(struct isel *c, struct intrinsic_instr *intr)
+{
+	/* the hardware's flag is 0.0/1.0: compared with 0 (etna_lower_io) */
+	struct etna_instr *in = esel_emit(c, c->t->has_integers ? ETNA_OP_cmp : ETNA_OP_set);
+	in->cond = ETNA_COND_ne;
+	in->type = c->t->has_integers ? ETNA_TYPE_s32 : ETNA_TYPE_f32;
+	esel_dst(c, in, &intr->def);
+	in->src[0] = (struct etna_src){ .file = ETNA_FILE_INTERNAL, .value = ETNA_NO_VALUE };
+	uint64_t zero = ETNA_UNIFORM(ETNA_UNIFORM_CONSTANT, 0);
+	in->src[1] = esel_const_src(c, &zero, 1, xxxx);
+	if (c->t->has_integers)
+		in->src[2] = (struct etna_src){ .file = ETNA_FILE_IMMED, .value = ETNA_NO_VALUE,
+						.imm_type = ETNA_IMM_INT20, .imm = 0xfffff };
+}
+
+static void emit_derivative(struct isel *c, struct intrinsic_instr *intr, bool y)
+{
+	struct etna_instr *in = esel_emit(c, y ? ETNA_OP_dsy : ETNA_OP_dsx);
+	esel_dst(c, in, &intr->def);
+	in->src[0] = in->src[2] = esel_src(c, intr->src[0].ssa, identity);
+}
+
+static void emit_kill(struct isel *c, struct intrinsic_instr *intr, bool conditional)
+{
+	struct etna_instr *in = esel_emit(c, ETNA_OP_texkill);
+	if (!conditional)
+		return;
+	in->cond = ETNA_COND_nz;
+	in->type = c->t->has_integers ? ETNA_TYPE_u32 : ETNA_TYPE_f32;
+	in->src[0] = esel_src(c, intr->src[0].ssa, xxxx);
+}
+
+/* The output's value: a register the stage hands on whole. */
+static void emit_output(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct shader *s = c->ir;
+	unsigned o = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	const struct io_decl *decl = o < s->num_outputs ? s->outputs[o] : NULL;
+	bool depth = s->stage == STAGE_FRAGMENT && decl && decl->builtin == BUILTIN_frag_depth;
+	if (s->stage == STAGE_FRAGMENT && decl && decl->builtin != BUILTIN_none && !depth) {
+		esel_error(c, "unsupported fragment output %s (etnaviv: color, depth)",
+			   builtin_names[decl->builtin]);
+		return;
+	}
+	const struct ssa_def *v = intr->src[0].ssa;
+	const struct isel_def *d = isel_def(c, v);
+	struct etna_src src;
+	if (d->kind != ISEL_TEMP || (depth && v->parent->type != INSTR_alu)) {
+		unsigned copy = etna_value_create(c->s, v->num_components);
+		struct etna_instr *mov = esel_emit(c, ETNA_OP_mov);
+		mov->dst = (struct etna_dst){ .file = ETNA_FILE_TEMP, .value = copy,
+					      .mask = (uint8_t)((1u << v->num_components) - 1),
+					      .map = { 0, 1, 2, 3 } };
+		mov->src[2] = esel_src(c, v, identity);
+		src = (struct etna_src){ .file = ETNA_FILE_TEMP, .value = copy,
+					 .swiz = { 0, 1, 2, 3 } };
+	} else {
+		src = esel_src(c, v, identity);
+	}
+	if (c->failed || src.file != ETNA_FILE_TEMP)
+		return;
+	struct etna_value *val = &c->s->values.data[src.value];
+	if (depth)
+		val->forced = (int)ETNA_VREG_FRAG_DEPTH;
+	else
+		val->cls = ETNA_CLASS_VEC4;
+	struct etna_instr *out = esel_emit(c, ETNA_OP_output);
+	out->src[2] = src;
+	if (s->stage == STAGE_VERTEX && decl) {
+		if (decl->builtin == BUILTIN_point_size)
+			c->s->has_point_size = true;
+		else if (decl->builtin != BUILTIN_position)
+			c->s->num_outputs++;
+	}
+}
+
+void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
+{
+	const struct isel_def *d = intrinsic_has_dest(intr->op) ? isel_def(c, &intr->def) : NULL;
+	if (d && (d->kind != ISEL_TEMP || d->dead))
+		return;
+	switch (intr->op) {
+	case INTR_load_input: {
+		unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+		emit_input(c, intr, base < c->ir->num_inputs ? c->input_slot[base] : 0,
+			   etna_input_type(intr->def.num_components));
+		return;
+	}
+	case INTR_load_point_coord:
+		emit_input(c, intr, c->point_coord_slot, etna_input_type(intr->def.num_components));
+		return;
+	case INTR_load_vertex_id:
+		emit_input(c, intr, c->num_inputs, ETNA_REG_SCALAR_X);
+		return;
+	case INTR_load_instance_id:
+		emit_input(c, intr, c->num_inputs, ETNA_REG_SCALAR_Y);
+		return;
+	case INTR_load_front_face:
+		emit_front_face(c, intr);
+		return;
+	case INTR_load_uniform:
+	case INTR_load_push_constant:
+		if (c->t->has_ubo) {	/* the default block is UBO 0 */
+			esel_error(c, "not handled yet: uniform read at a dynamic offset on HALTI2+");
+			return;
+		}
+		emit_indirect_uniform(c, intr);
+		return;
+	case INTR_load_ubo:
+		if (c->t->has_ubo)
+			emit_load_ubo(c, intr);
+		else
+			emit_indirect_uniform(c, intr);
+		return;
+	case INTR_ddx: case INTR_ddx_fine: case INTR_ddx_coarse:
+		emit_derivative(c, intr, false);
+		return;
+	case INTR_ddy: case INTR_ddy_fine: case INTR_ddy_coarse:
+		emit_derivative(c, intr, true);
+		return;
+	case INTR_discard:
+	case INTR_terminate:
+		emit_kill(c, intr, false);
+		return;
+	case INTR_discard_if:
+	case INTR_terminate_if:
+		emit_kill(c, intr, true);
+		return;
+	case INTR_store_output:
+		emit_output(c, intr);
+		return;
+	default:
+		esel_error(c, "not handled by the etnaviv backend: %s", unhandled(intr));
+		return;
+	}
+}
+
+void esel_finish_io(struct isel *c)
+{
+	free(c->input_slot);
+	c->input_slot = NULL;
+}
+
+/* ---- textures ---- */
+
+/* Before HALTI5 the lod or bias travels in the coordinate's source, in the
+ * components after the coordinate's own (etna_lower_io builds a vec4):
+ *
+ *	txl %c (vec2), lod %l   →   %v = vec4 %c.x, %c.y, %l, %l; txl %v
+ *
+ * Done on selection's own copy of the shader, as the texture source no
+ * longer validates (a 4-component coordinate); the vec4 is selected as
+ * any vecN: its sources write into it, or movs do. */
+void esel_pack_tex(struct isel *c)
+{
+	if (c->t->has_halti5_tex)
+		return;
+	foreach_block(b, c->ir->fn)
+		foreach_instr(in, b) {
+			if (in->type != INSTR_tex)
+				continue;
+			struct tex_instr *tex = instr_as_tex(in);
+			int l = tex_instr_src_index(tex, TEX_SRC_lod);
+			if (l < 0)
+				l = tex_instr_src_index(tex, TEX_SRC_bias);
+			int ci = tex_instr_src_index(tex, TEX_SRC_coord);
+			if (l < 0 || ci < 0 || tex->op == TEX_OP_txs)
+				continue;
+			struct ssa_def *coord = tex->src[ci].src.ssa, *lod = tex->src[l].src.ssa;
+			if (coord->num_components >= 4 || lod->num_components != 1 ||
+			    coord->bit_size != 32 || lod->bit_size != 32)
+				continue;
+			struct alu_instr *vec = alu_instr_create(c->ir, OP_vec4);
+			for (unsigned k = 0; k < 4; k++) {
+				bool own = k < coord->num_components;
+				src_init(&vec->src[k].src, &vec->instr, own ? coord : lod);
+				vec->src[k].swizzle[0] = (uint8_t)(own ? k : 0);
+			}
+			ssa_def_init(&vec->instr, &vec->def, 4, 32);
+			instr_insert(cursor_before_instr(in), &vec->instr);
+			src_rewrite(&tex->src[ci].src, &vec->def);
+			tex_instr_remove_src(tex, (unsigned)l);
+		}
+}
+
+static enum etna_opc tex_opcode(const struct tex_instr *tex)
+{
+	switch (tex->op) {
+	case TEX_OP_tex: return ETNA_OP_texld;
+	case TEX_OP_txb: return ETNA_OP_texldb;
+	case TEX_OP_txl: return ETNA_OP_texldl;
+	case TEX_OP_txd: return ETNA_OP_texldd;
+	default: return ETNA_OP_COUNT;
+	}
+}
+
+void esel_tex(struct isel *c, struct tex_instr *tex)
+{
+	struct isel_def *d = isel_def(c, &tex->def);
+	if (d->kind != ISEL_TEMP || d->dead)
+		return;
+	enum etna_opc opc = tex_opcode(tex);
+	if (opc == ETNA_OP_COUNT) {
+		esel_error(c, "Unhandled NIR tex type: %s", tex_op_names[tex->op]);
+		return;
+	}
+	if (tex->def.bit_size != 32) {
+		esel_error(c, "not handled by the etnaviv backend: %u-bit texture result",
+			   tex->def.bit_size);
+		return;
+	}
+	struct etna_src src[3] = { { .value = ETNA_NO_VALUE }, { .value = ETNA_NO_VALUE },
+				   { .value = ETNA_NO_VALUE } };
+	for (unsigned i = 0; i < tex->num_srcs; i++) {
+		unsigned slot;
+		switch (tex->src[i].type) {
+		case TEX_SRC_coord: slot = 0; break;
+		case TEX_SRC_bias: case TEX_SRC_lod: case TEX_SRC_ddx: slot = 1; break;
+		case TEX_SRC_comparator: case TEX_SRC_ddy: slot = 2; break;
+		default:
+			esel_error(c, "Unhandled NIR tex src type: %s",
+				   tex_src_names[tex->src[i].type]);
+			return;
+		}
+		src[slot] = esel_src(c, tex->src[i].src.ssa, identity);
+	}
+	struct etna_instr *in = esel_emit(c, opc);
+	esel_dst(c, in, &tex->def);
+	memcpy(in->src, src, sizeof(src));
+	in->tex_id = tex->sampler_index;
+	if (c->ir->stage != STAGE_FRAGMENT)
+		in->tex_id += c->t->vertex_sampler_offset;
+}

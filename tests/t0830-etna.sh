@@ -1,0 +1,84 @@
+#!/bin/bash
+# shdb compile with the etnaviv backend end to end: the targets, --stats,
+# --shaderdb in Mesa's etnaviv line, --disasm in etnaviv's syntax, --verify
+# on every golden of tests/etna and on real shaders, the targets together as
+# alone, stages etnaviv has not refused by name, shdb run records.
+. "$(dirname "$0")/lib.sh"
+
+IN=$TESTS/etna
+
+test_expect 'shdb targets lists GC2000, GC3000 and GC7000 in the etna family' '
+	$SHDB targets >out &&
+	grep -q "^gc2000 *etna *0 " out && grep -q "^gc3000 *etna *2 " out &&
+	grep -q "^gc7000 *etna *5 " out &&
+	test "$($SHDB targets --names --family etna | tr "\n" " ")" = "gc2000 gc3000 gc7000 " &&
+	! $SHDB targets --names --family ir3 | grep -q gc
+'
+
+test_expect '--stats prints one JSON record per target with the etnaviv fields' '
+	$SHDB compile -t gc2000,gc7000 --stats $IN/fs-texture.ir >out &&
+	test $(wc -l <out) = 2 &&
+	for k in instructions temps immediates loops nops texture; do
+		grep -q "\"$k\":" out || exit 1
+	done
+'
+
+test_expect '--shaderdb prints Mesa s etnaviv line' '
+	$SHDB compile -t gc3000 --shaderdb $IN/fs-loop.ir >out &&
+	grep -Eq "^.*fs-loop.ir - FRAG shader: [0-9]+ instructions, [0-9]+ temps, [0-9]+ immediates, 1 loops, 0 nops, 0 texture$" out
+'
+
+test_expect '--disasm speaks etnaviv assembly' '
+	$SHDB compile -t gc7000 --disasm $IN/fs-tex-lod.ir >out &&
+	grep -Eq "^texldl +t[0-9]+, tex0\.[xyzw]{4}, t[0-9]+\.[xyzw]{4}, t[0-9]+\.[xyzw]{4}, void$" out
+'
+
+test_expect '--verify passes on every golden for every Vivante target' '
+	for f in $IN/*.ir; do
+		case $f in *error-*) continue;; esac
+		$SHDB compile -t gc2000,gc3000,gc7000 --verify $f >/dev/null 2>err || { cat err; exit 1; }
+	done
+'
+
+test_expect 'every golden on the three targets at once = each target alone' '
+	for f in $IN/*.ir; do
+		$SHDB compile -t gc2000,gc3000,gc7000 --disasm --shaderdb $f 2>&1 |
+			grep -v "^; ---- " >together
+		for t in gc2000 gc3000 gc7000; do
+			$SHDB compile -t $t --disasm --shaderdb $f 2>&1
+		done >alone
+		test_cmp together alone || { echo "# $f"; exit 1; }
+	done
+'
+
+test_expect 'a stage etnaviv has not is a named error' '
+	expect_status 1 $SHDB compile -t gc7000 $TESTS/isel/tcs.ir >out 2>err &&
+	grep -q "etnaviv has no tess_ctrl stage" err
+'
+
+test_expect 'shdb run records the etnaviv statistics' '
+	mkdir in && cp $IN/fs-loop.ir $IN/vs-transform.ir in/ &&
+	$SHDB run -q -j1 --verify -o res -t gc2000,gc7000 in >/dev/null 2>&1 &&
+	test $(grep -c "\"status\":\"ok\"" res/stats.jsonl) = 4 &&
+	grep -q "\"instructions\":" res/stats.jsonl
+'
+
+if [ -n "${SHDB_SHARED:-}" ] && [ -d "$SHDB_SHARED/corpus" ]; then
+	C=$SHDB_SHARED/corpus/SaschaWillems-Vulkan/shaders/glsl
+	test_expect 'real shaders compile and verify on the three Vivante GPUs' '
+		for f in $C/pbrbasic/*.spv $C/texture/*.spv $C/bloom/colorpass.*.spv; do
+			$SHDB compile -t gc2000,gc3000,gc7000 --verify "$f" >/dev/null 2>err ||
+				{ cat err; exit 1; }
+		done
+	'
+	test_expect 'a UBO matrix: uniforms on GC2000, LOADs on GC3000 and GC7000' '
+		f=$C/pbrbasic/pbr.vert.spv &&
+		$SHDB compile -t gc2000 --disasm "$f" >g2 && $SHDB compile -t gc7000 --disasm "$f" >g7 &&
+		! grep -q "^load" g2 && grep -q "^load\.u32" g7
+	'
+else
+	test_skip 'real shaders compile and verify on the three Vivante GPUs' 'no ../shared/corpus'
+	test_skip 'a UBO matrix: uniforms on GC2000, LOADs on GC3000 and GC7000' 'no ../shared/corpus'
+fi
+
+test_done
