@@ -12,6 +12,7 @@ const struct etna_op_info etna_op_infos[ETNA_OP_COUNT] = {
 #undef ETNA_OP
 	[ETNA_OP_input] = { .name = "input", .srcs = 0, .flags = ETNA_META },
 	[ETNA_OP_output] = { .name = "output", .srcs = 4, .flags = ETNA_META },
+	[ETNA_OP_undef] = { .name = "undef", .srcs = 0, .flags = ETNA_META },
 };
 
 const char *const etna_type_names[] = {

@@ -61,6 +61,8 @@ enum etna_opc {
 #undef ETNA_OP
 	ETNA_OP_input,			/* meta: dst arrives in its register (emits nothing) */
 	ETNA_OP_output,			/* meta: src2 is handed on (emits nothing) */
+	ETNA_OP_undef,			/* meta: dst is undefined from here on this path (a
+					 * phi's undefined source; emits nothing) */
 	ETNA_OP_COUNT
 };
 

@@ -113,8 +113,25 @@ static void add_member(struct webs *w, struct ssa_def *def)
 	array_push(&w->members, ((struct web_member){ def->index, def }));
 }
 
+/* Whether `def` is read from an input register (emit_input): that register
+ * holds the input all along, whichever load reads it, so no other value
+ * may be written there. */
+static bool is_input(const struct ssa_def *def)
+{
+	if (def->parent->type != INSTR_intrinsic)
+		return false;
+	switch (instr_as_intrinsic(def->parent)->op) {
+	case INTR_load_input: case INTR_load_point_coord:
+	case INTR_load_vertex_id: case INTR_load_instance_id:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Merge each phi with its sources where they do not interfere, in block
- * order (nir_from_ssa's aggressive coalescing); the rest are copies. */
+ * order (nir_from_ssa's aggressive coalescing); the rest are copies, and
+ * so are inputs (their register is theirs). */
 static void build_webs(struct isel *c, struct webs *w)
 {
 	foreach_block(b, c->ir->fn)
@@ -139,7 +156,7 @@ static void build_webs(struct isel *c, struct webs *w)
 				unsigned rp = find(c, phi->def.index), rs = find(c, src->index);
 				if (rp == rs)
 					continue;
-				if (isel_def(c, src)->kind == ISEL_TEMP) {
+				if (isel_def(c, src)->kind == ISEL_TEMP && !is_input(src)) {
 					add_member(w, src);
 					if (!sets_interfere(c, w, rp, rs)) {
 						c->d[rs].set = rp;
@@ -210,6 +227,28 @@ static void emit_copies(struct isel *c, struct webs *w, struct block *b)
 		todo.data[pick] = todo.data[--todo.len];
 	}
 	array_free(&todo);
+}
+
+/* A phi whose source from `b` is undefined: its value is undefined at the
+ * end of `b` (a marker that emits nothing, for the register verifier). */
+static void emit_undefs(struct isel *c, struct block *b)
+{
+	for (unsigned k = 0; k < block_num_succs(b); k++)
+		foreach_instr(in, block_succ(b, k)) {
+			if (in->type != INSTR_phi)
+				break;
+			struct phi_instr *phi = instr_as_phi(in);
+			struct phi_src *ps = phi_get_src(phi, b);
+			if (!ps || ps->src.ssa->parent->type != INSTR_undef ||
+			    isel_def(c, &phi->def)->kind != ISEL_TEMP)
+				continue;
+			unsigned n = phi->def.num_components;
+			struct etna_instr *u = esel_emit(c, ETNA_OP_undef);
+			u->dst = (struct etna_dst){ .file = ETNA_FILE_TEMP,
+						    .value = esel_own_value(c, &phi->def),
+						    .mask = (uint8_t)((1u << n) - 1),
+						    .map = { 0, 1, 2, 3 } };
+		}
 }
 
 static bool has_copies(const struct webs *w, const struct block *b)
@@ -321,6 +360,7 @@ static void emit_block(struct emit *e, struct block *b)
 	foreach_instr(in, b)
 		emit_instr(c, in);
 	emit_copies(c, e->w, b);
+	emit_undefs(c, b);
 	struct jump_instr *j = block_jump(b);
 	struct block *succ = block_succ(b, 0);
 	if (j)

@@ -95,14 +95,19 @@ static void assign_inputs(struct isel *c)
 	c->input_slot = xcalloc(s->num_inputs + 1, sizeof(unsigned));
 	memset(c->input_slot, 0xff, (s->num_inputs + 1) * sizeof(unsigned));
 	c->point_coord_slot = ~0u;
+	unsigned reg = 0;
 	for (unsigned k = 0; k < n; k++) {
-		if (order[k].decl == ~0u)
-			c->point_coord_slot = k;
-		else
-			c->input_slot[order[k].decl] = k;
+		if (order[k].decl == ~0u) {
+			c->point_coord_slot = reg++;
+		} else {
+			/* an array (a matrix) takes a register per element, as
+			 * nir_lower_io gives it a driver location per slot */
+			c->input_slot[order[k].decl] = reg;
+			reg += decl_num_slots(s->inputs[order[k].decl]->array_size);
+		}
 	}
-	c->num_inputs = n;
-	c->s->num_inputs = n;
+	c->num_inputs = reg;
+	c->s->num_inputs = reg;
 	free(order);
 	free(used);
 }
@@ -410,12 +415,24 @@ void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 	switch (intr->op) {
 	case INTR_load_input: {
 		unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
-		emit_input(c, intr, base < c->ir->num_inputs ? c->input_slot[base] : 0,
-			   etna_input_type(intr->def.num_components));
+		uint32_t slot = 0;
+		if (!const_u32(intr->src[0].ssa, &slot)) {
+			/* lower_io_to_temps left none: a compiler bug, said as one */
+			esel_error(c, "internal error: an input read at a dynamic slot");
+			return;
+		}
+		unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+		if (comp + intr->def.num_components > 4) {
+			esel_error(c, "an input of %u components from component %u", intr->def.num_components,
+				   comp);
+			return;
+		}
+		emit_input(c, intr, base < c->ir->num_inputs ? c->input_slot[base] + slot : 0,
+			   etna_input_type(comp, intr->def.num_components));
 		return;
 	}
 	case INTR_load_point_coord:
-		emit_input(c, intr, c->point_coord_slot, etna_input_type(intr->def.num_components));
+		emit_input(c, intr, c->point_coord_slot, etna_input_type(0, intr->def.num_components));
 		return;
 	case INTR_load_vertex_id:
 		emit_input(c, intr, c->num_inputs, ETNA_REG_SCALAR_X);
@@ -552,10 +569,18 @@ void esel_tex(struct isel *c, struct tex_instr *tex)
 		}
 		src[slot] = esel_src(c, tex->src[i].src.ssa, identity);
 	}
+	bool fs = c->ir->stage == STAGE_FRAGMENT;
+	unsigned count = fs ? c->t->fragment_sampler_count : c->t->vertex_sampler_count;
+	if (tex->sampler_index >= count) {
+		/* GL refuses the program when linking (MAX_TEXTURE_IMAGE_UNITS) */
+		esel_error(c, "sampler %u: a %s shader has %u samplers", tex->sampler_index,
+			   fs ? "fragment" : "vertex", count);
+		return;
+	}
 	struct etna_instr *in = esel_emit(c, opc);
 	esel_dst(c, in, &tex->def);
 	memcpy(in->src, src, sizeof(src));
 	in->tex_id = tex->sampler_index;
-	if (c->ir->stage != STAGE_FRAGMENT)
+	if (!fs)
 		in->tex_id += c->t->vertex_sampler_offset;
 }

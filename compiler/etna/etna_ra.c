@@ -8,8 +8,9 @@
  *    are first written (Mesa's etna_live_defs): a value starts at its own
  *    ordinal and ends at the ordinal current at its last read; block
  *    boundaries extend the ranges of values live in or out (a backward
- *    dataflow over the blocks), inputs start at 0 and outputs live to the
- *    end.  Two values interfere when their ranges overlap.
+ *    dataflow over the blocks), inputs start at 0 and are live from the
+ *    entry to their last read (their `input` marks no definition), outputs
+ *    live to the end.  Two values interfere when their ranges overlap.
  *  - A value's class is its size (VEC2T for fast-transcendental results,
  *    VEC2C/VEC3C for LOAD results, VEC4 for outputs), set by selection.
  *  - Inputs are precoloured to their input register (type by size),
@@ -115,12 +116,17 @@ const unsigned etna_q_values[ETNA_NUM_CLASSES][ETNA_NUM_CLASSES] = {
 	{ 2, 2, 2, 2, 2, 2, 2 },
 };
 
-enum etna_reg_type etna_input_type(unsigned num_components)
+enum etna_reg_type etna_input_type(unsigned component, unsigned num_components)
 {
-	static const enum etna_reg_type t[4] = {
-		ETNA_REG_SCALAR_X, ETNA_REG_VEC2_XY, ETNA_REG_VEC3_XYZ, ETNA_REG_VEC4,
+	/* by number of components, then first component: the contiguous
+	 * channels from `component` on (a load the optimiser narrowed) */
+	static const enum etna_reg_type t[4][4] = {
+		{ ETNA_REG_SCALAR_X, ETNA_REG_SCALAR_Y, ETNA_REG_SCALAR_Z, ETNA_REG_SCALAR_W },
+		{ ETNA_REG_VEC2_XY, ETNA_REG_VEC2_YZ, ETNA_REG_VEC2_ZW, ETNA_REG_VEC2_ZW },
+		{ ETNA_REG_VEC3_XYZ, ETNA_REG_VEC3_YZW, ETNA_REG_VEC3_YZW, ETNA_REG_VEC3_YZW },
+		{ ETNA_REG_VEC4, ETNA_REG_VEC4, ETNA_REG_VEC4, ETNA_REG_VEC4 },
 	};
-	return t[(num_components - 1) & 3];
+	return t[(num_components - 1) & 3][component & 3];
 }
 
 struct ra_regs *etna_ra_regs_create(const unsigned *q)
@@ -207,7 +213,11 @@ static void scan_block(struct live *l, struct etna_block *blk)
 	etna_foreach_instr_rev(i, blk) {
 		if (index && i == l->def[index - 1]) {
 			index--;
-			bitset_clear(in, index);
+			/* an input is in its register from the start, wherever
+			 * selection put its `input`: live up to the entry, so
+			 * nothing takes its register on a loop's back edge */
+			if (i->opc != ETNA_OP_input)
+				bitset_clear(in, index);
 		}
 		/* outputs stay live to the end */
 		unsigned at = i->opc == ETNA_OP_output ? ~0u : index;

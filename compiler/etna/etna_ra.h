@@ -52,8 +52,10 @@ extern const char *const etna_reg_class_names[ETNA_NUM_CLASSES];
 /* Mesa's q_values[B][C] (etnaviv_compiler_nir_ra.c), in class order. */
 extern const unsigned etna_q_values[ETNA_NUM_CLASSES][ETNA_NUM_CLASSES];
 
-/* Input registers: the type of an input of n components at its base. */
-enum etna_reg_type etna_input_type(unsigned num_components);
+/* Input registers: the type of an input of `num_components` components
+ * from channel `component` of its register (component + num_components
+ * <= 4: the declaration's channels). */
+enum etna_reg_type etna_input_type(unsigned component, unsigned num_components);
 
 /* The register set: 64 banks of the 22 types, the conflicts of
  * overlapping write masks, the 7 classes; `q` NULL computes the q table

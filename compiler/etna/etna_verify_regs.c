@@ -10,8 +10,12 @@
  *    writes, its sources at the channels their swizzles give;
  *  - dp2/3/4 read their sources' first 2/3/4 channels, texture fetches,
  *    loads and outputs as many as the value has, branches and kills one;
- *  - inputs arrive in their registers; a fragment shader's t0 holds the
- *    position.
+ *  - inputs are in their registers from the start (the channels of an
+ *    input register hold that input register's channels, whichever values
+ *    read them: two loads of one input, a vector and one of its
+ *    components, read the same channels); a fragment shader's t0 holds the
+ *    position; on a path where a phi's source is undefined (an `undef`
+ *    marker) its register holds the phi's value, whatever it holds.
  *
  * It does not trust the allocator's liveness or interference: an
  * allocation that lets a write clobber a value still to be read, a wrong
@@ -27,6 +31,7 @@
 #define CELL_TOP 0xffffffffu		/* not reached yet */
 #define CELL_MIXED 0xfffffffeu		/* paths disagree */
 #define CELL_POS 0xfffffff0u		/* + channel: the fragment position */
+#define CELL_INPUT 0xf0000000u		/* + register × 4 + channel: an input */
 
 static uint32_t cell(unsigned value, unsigned comp)
 {
@@ -46,6 +51,8 @@ static void describe(struct strbuf *out, uint32_t c)
 {
 	if (c == 0)
 		strbuf_addstr(out, "nothing written");
+	else if (c >= CELL_INPUT && c < CELL_INPUT + ETNA_MAX_TEMPS * 4)
+		strbuf_addf(out, "input t%u.%c", (c - CELL_INPUT) / 4, comps[(c - CELL_INPUT) & 3]);
 	else if (c == CELL_MIXED)
 		strbuf_addstr(out, "different values on different paths");
 	else if (c >= CELL_POS && c < CELL_POS + 4)
@@ -67,6 +74,17 @@ static void fail(struct vstate *v, const struct etna_instr *in, const struct etn
 	describe(v->err, got);
 }
 
+/* What component `comp` of `value` is: an input's is the channel of its
+ * register it arrives in. */
+static uint32_t value_cell(const struct etna_shader *s, unsigned value, unsigned comp)
+{
+	const struct etna_value *val = &s->values.data[value];
+	if (!val->live_in)
+		return cell(value, comp);
+	unsigned base = etna_vreg_base(val->vreg, s->stage);
+	return CELL_INPUT + base * 4 + etna_reg_swiz[etna_vreg_type(val->vreg)][comp & 3];
+}
+
 static void check(struct vstate *v, const uint32_t *st, const struct etna_instr *in,
 		  const struct etna_src *src, unsigned p)
 {
@@ -74,7 +92,7 @@ static void check(struct vstate *v, const uint32_t *st, const struct etna_instr 
 		return;
 	unsigned chan = src->swiz[p] & 3;
 	uint32_t want = src->fixed ? CELL_POS + (src->vswiz[p] & 3)
-				   : cell(src->value, src->vswiz[p]);
+				   : value_cell(v->s, src->value, src->vswiz[p]);
 	uint32_t got = st[src->reg * 4 + chan];
 	if (got != want && got != CELL_TOP)	/* TOP: an unreachable block */
 		fail(v, in, src, chan, want, got);
@@ -130,7 +148,10 @@ static void apply_writes(const struct etna_shader *s, uint32_t *st, const struct
 	const struct etna_value *val = &s->values.data[in->dst.value];
 	enum etna_reg_type t = etna_vreg_type(val->vreg);
 	unsigned base = in->dst.reg;
-	if (in->opc == ETNA_OP_input) {
+	if (in->opc == ETNA_OP_input)
+		return;	/* in its register from the start */
+	/* an undefined value is whatever its register holds */
+	if (in->opc == ETNA_OP_undef) {
 		for (unsigned k = 0; k < val->num_components; k++)
 			st[base * 4 + etna_reg_swiz[t][k]] = cell(in->dst.value, k);
 		return;
@@ -192,6 +213,15 @@ bool etna_verify_regs(const struct etna_shader *s, struct strbuf *err)
 	if (s->stage == STAGE_FRAGMENT)
 		for (unsigned c = 0; c < 4; c++)
 			entry[c] = CELL_POS + c;
+	etna_foreach_block(b, s)
+		etna_foreach_instr(in, b)
+			if (in->opc == ETNA_OP_input) {
+				const struct etna_value *val = &s->values.data[in->dst.value];
+				unsigned mask = etna_reg_writemask[etna_vreg_type(val->vreg)];
+				for (unsigned c = 0; c < 4; c++)
+					if (mask & (1u << c))
+						entry[in->dst.reg * 4 + c] = CELL_INPUT + in->dst.reg * 4 + c;
+			}
 	for (bool changed = true; changed;) {
 		changed = false;
 		etna_foreach_block(b, s)
