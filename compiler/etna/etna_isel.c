@@ -370,14 +370,18 @@ static void emit_block(struct emit *e, struct block *b)
 }
 
 /* Whether an else branch emits nothing, as nir_cf_list_is_empty_block
- * sees it after the copies of out-of-SSA are placed. */
+ * sees it after the copies of out-of-SSA are placed: constants and
+ * undefined values the optimiser sank there emit nothing either. */
 static bool empty_else(struct emit *e, struct cf_if *nif)
 {
 	struct cf_node *n = cf_node_of(list_first(&nif->else_list));
 	if (cf_node_next(n))
 		return false;
 	struct block *b = cf_as_block(n);
-	return list_empty(&b->instrs) && !has_copies(e->w, b);
+	foreach_instr(in, b)
+		if (in->type != INSTR_load_const && in->type != INSTR_undef)
+			return false;
+	return !has_copies(e->w, b);
 }
 
 static void emit_if(struct emit *e, struct cf_if *nif)
