@@ -20,7 +20,8 @@
 # (shaders where Mesa's value is not 0) and the share of shaders within
 # ±10% of Mesa's value (equal when Mesa's is 0); then the compile time per
 # unit, ours (the record's time_us: front end included) against Mesa's
-# in-process figure (inproc_ms), medians and their ratio.
+# in-process figure (inproc_ms, from glslang's SPIR-V on), medians and their
+# ratio, over every unit and over the units read as SPIR-V (like with like).
 #
 # coverage: for every target, the units that reached the backend (a record
 # naming the target: the front end and the optimiser made valid IR), how
@@ -143,12 +144,18 @@ sub compare {
 				$tm ? sprintf('%.3f', $to / $tm) : '-', median(@ratios),
 				@both ? 100 * $within / @both : 0;
 		}
-		my @ours_ms = map { ($ours{$_}{us} // 0) / 1000 } grep { defined $ours{$_}{us} } @both;
-		my @mesa_ms = map { $mesa{$_}{ms} } grep { ($mesa{$_}{ms} // '') ne '' } @both;
-		if (@ours_ms && @mesa_ms) {
-			my ($mo, $mm) = (median(@ours_ms), median(@mesa_ms));
-			printf "  compile time per unit, median: ours %.3f ms, Mesa in-process %.3f ms" .
-				" (Mesa/ours %.1fx)\n", $mo, $mm, $mo ? $mm / $mo : 0;
+		# Mesa's in-process time starts from glslang's SPIR-V; ours from a
+		# GLSL or HLSL file includes glslang: the units read as SPIR-V
+		# compare like with like
+		for my $set (['every unit', \@both], ['SPIR-V files', [grep { /\.spv\t/ } @both]]) {
+			my @units = grep { defined $ours{$_}{us} && ($mesa{$_}{ms} // '') ne '' }
+				@{ $set->[1] };
+			next unless @units;
+			my $mo = median(map { $ours{$_}{us} / 1000 } @units);
+			my $mm = median(map { $mesa{$_}{ms} } @units);
+			printf "  compile time per unit, median over %d (%s): ours %.3f ms, Mesa" .
+				" in-process %.3f ms (Mesa/ours %.1fx)\n", scalar @units, $set->[0], $mo,
+				$mm, $mo ? $mm / $mo : 0;
 		}
 		print "\n";
 	}
