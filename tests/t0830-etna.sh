@@ -2,7 +2,8 @@
 # shdb compile with the etnaviv backend end to end: the targets, --stats,
 # --shaderdb in Mesa's etnaviv line, --disasm in etnaviv's syntax, --verify
 # on every golden of tests/etna and on real shaders, the targets together as
-# alone, stages etnaviv has not refused by name, shdb run records.
+# alone, its passes in the one registry (--print-after, --time-passes),
+# stages etnaviv has not refused by name, shdb run records.
 . "$(dirname "$0")/lib.sh"
 
 IN=$TESTS/etna
@@ -49,6 +50,23 @@ test_expect 'every golden on the three targets at once = each target alone' '
 		done >alone
 		test_cmp together alone || { echo "# $f"; exit 1; }
 	done
+'
+
+test_expect 'its passes are in the registry: --print-after dumps the machine IR, --time-passes times them' '
+	$SHDB compile -t gc3000 --emit=ir --print-after=etna_isel $IN/fs-if-phi.ir >out &&
+	grep -q "^# ---- gc3000 backend ----" out && grep -q "^; after etna_isel" out &&
+	grep -q "^	cmp.lt %[0-9]*\.x___" out &&
+	$SHDB compile -t gc3000 --emit=ir --print-after=etna_ra $IN/fs-if-phi.ir >out &&
+	grep -q "^cmp.lt  *t[0-9]*\.x___" out &&
+	$SHDB compile -t gc2000 --emit=ir --print-after=lower_etna_int_to_float $IN/fs-loop.ir >out &&
+	grep -q "^# after lower_etna_int_to_float" out &&
+	$SHDB compile -t gc7000 --time-passes $IN/fs-loop.ir >/dev/null 2>err &&
+	for p in lower_etna_alu etna_isel etna_ra etna_finish; do grep -q "$p" err || exit 1; done
+'
+
+test_expect 'shdb targets --family takes ir3 or etna, nothing else' '
+	$SHDB targets --family ir3 >out && ! grep -q "^gc" out && grep -q "^a630 " out &&
+	expect_status 2 $SHDB targets --family nv50 2>err && grep -q "unknown family .nv50." err
 '
 
 test_expect 'a stage etnaviv has not is a named error' '
