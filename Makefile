@@ -243,13 +243,13 @@ corpus-check: all $(CORPUS_CHECK)
 # below EXEC_MIN_SHARE agreement when it is set (tests/corpus/exec-table.pl).
 ir3-check: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
-	  tests/corpus/ir3-check.sh
+	  tests/corpus/backend-check.sh ir3
 
 # The same through the etnaviv backend for every Vivante target, against
-# mesa-etnaviv-dev.tsv (tests/corpus/etna-check.sh).
+# mesa-etnaviv-dev.tsv.
 etna-check: all
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
-	  tests/corpus/etna-check.sh
+	  tests/corpus/backend-check.sh etna
 
 # The records of the whole corpus against those of BASE (a commit), time_us
 # aside: a refactoring must leave them byte-identical (tests/corpus/records-diff.sh).

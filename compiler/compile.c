@@ -51,15 +51,6 @@ static struct compile_result *add_result(struct compile_output *out, enum shader
 	return r;
 }
 
-/* A failed result for one target, its message also in the diag. */
-static void target_error(struct compile_output *out, const char *name, struct compile_result *r,
-			 enum result_status status, const char *msg)
-{
-	diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, msg);
-	r->status = status;
-	r->message = xstrdup(msg);
-}
-
 /* Each family's lowered shaders, shared by its targets of one compile. */
 struct lower_caches {
 	struct ir3_lower_cache *ir3;
@@ -90,7 +81,7 @@ static int compile_target(const char *name, struct shader *s, const struct compi
 	} else {
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addf(&msg, "no %s backend yet", target_family_name(t->family));
-		target_error(out, name, r, RESULT_ERROR, msg.buf);
+		result_fail(out, name, r, RESULT_ERROR, msg.buf);
 		strbuf_release(&msg);
 		ret = -1;
 	}
@@ -124,16 +115,9 @@ static int finish_shader(const char *name, struct shader *s, bool from_spirv,
 		shader_free(s);
 		return -1;
 	}
-	pipeline_init(&pl, s, &out->diag, name);
-	pl.validate = IR_VALIDATE_DEFAULT || o->validate_ir;
-	pl.check_progress = o->validate_ir;
-	pl.print_after = o->print_after;
-	pl.dump = &ir;
-	pl.time_passes = o->time_passes;
-	if (o->progress) {
+	pipeline_init_compile(&pl, s, o, &out->diag, name, &ir);
+	if (o->progress)
 		o->progress->phase = "opt";
-		pl.running = &o->progress->pass;
-	}
 	if (o->passes) {
 		struct strbuf list = STRBUF_INIT;
 		compile_ir_passes(o->passes, &list);

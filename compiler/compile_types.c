@@ -109,3 +109,20 @@ void result_add_stats(struct compile_result *r, const struct stat_values *v)
 {
 	result_add_stats_ordered(r, v, NULL, 0);
 }
+
+void result_fail(struct compile_output *out, const char *name, struct compile_result *r,
+		 enum result_status status, const char *msg)
+{
+	diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, msg);
+	r->status = status;
+	r->message = xstrdup(msg);
+}
+
+void result_add_ir(struct compile_result *r, const char *what, const char *text)
+{
+	struct strbuf all = STRBUF_INIT;
+	strbuf_addf(&all, "%s# ---- %s %s ----\n%s", r->ir ? r->ir : "", r->target->name, what,
+		    text);
+	free(r->ir);
+	r->ir = strbuf_detach(&all, NULL);
+}

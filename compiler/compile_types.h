@@ -156,6 +156,14 @@ struct compile_output {
 	pass_times times;		/* with time_passes: per pass, every pipeline */
 };
 
+/* Fail `r` (a result for a target) with `status` and `msg`, the message
+ * also in the diag, located at `name` and naming the target. */
+void result_fail(struct compile_output *out, const char *name, struct compile_result *r,
+		 enum result_status status, const char *msg);
+/* Append `text` (a backend's --print-after dumps) to r->ir under a
+ * "# ---- TARGET what ----" line. */
+void result_add_ir(struct compile_result *r, const char *what, const char *text);
+
 void compile_output_init(struct compile_output *out);
 void compile_output_release(struct compile_output *out);
 

@@ -398,7 +398,7 @@ bool etna_ra(struct etna_shader *s, struct strbuf *err)
 {
 	size_t nv = s->values.len + 1;
 	struct live l = { .s = s };
-	l.node_of = malloc(nv * sizeof(unsigned));
+	l.node_of = xmalloc(nv * sizeof(unsigned));
 	memset(l.node_of, 0xff, nv * sizeof(unsigned));
 	l.value_of = xcalloc(nv, sizeof(unsigned));
 	l.def = xcalloc(nv, sizeof(*l.def));

@@ -15,15 +15,6 @@
 #include "compiler/opt/opt.h"
 #include "compiler/util/array.h"
 
-/* A failed result, its message also in the diag. */
-static void target_error(struct compile_output *out, const char *name, struct compile_result *r,
-			 enum result_status status, const char *msg)
-{
-	diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, msg);
-	r->status = status;
-	r->message = xstrdup(msg);
-}
-
 /* Lowered shaders, one per lowering view, shared by the targets of one
  * compile (etna_shader.h). */
 struct etna_lowered {
@@ -53,16 +44,6 @@ void etna_lower_cache_free(struct etna_lower_cache *c)
 	free(c);
 }
 
-/* Append `text` to the result's IR under a "# ---- TARGET what ----" line. */
-static void add_dump(struct compile_result *r, const char *what, const char *text)
-{
-	struct strbuf all = STRBUF_INIT;
-	strbuf_addf(&all, "%s# ---- %s %s ----\n%s", r->ir ? r->ir : "", r->target->name, what,
-		    text);
-	free(r->ir);
-	r->ir = strbuf_detach(&all, NULL);
-}
-
 /*
  * Lower a clone of `s` for the lowering view `v` into `*e` (its shader NULL
  * and its message set when a pass broke the IR — a compiler bug).  The
@@ -77,18 +58,11 @@ static void lower(const char *name, struct shader *s, const struct etna_lowering
 	e->view = *v;
 	e->s = shader_clone(s);
 	e->message = NULL;
-	pipeline_init(&pl, e->s, &out->diag, name);
-	pl.validate = IR_VALIDATE_DEFAULT || o->validate_ir;
-	pl.check_progress = o->validate_ir;
-	pl.print_after = o->print_after;
-	pl.dump = &dump;
-	pl.time_passes = o->time_passes;
-	if (o->progress)
-		pl.running = &o->progress->pass;
+	pipeline_init_compile(&pl, e->s, o, &out->diag, name, &dump);
 	etna_lower_nir(&pl, v);
 	pass_times_add(&out->times, &pl.times);
 	if (o->want_ir && dump.len)
-		add_dump(r, "lowering", dump.buf);
+		result_add_ir(r, "lowering", dump.buf);
 	if (pl.failed) {
 		struct strbuf first = STRBUF_INIT;
 		e->message = xstrdup(diag_first_error(&out->diag, &first));
@@ -118,7 +92,7 @@ static int select_and_compile(const char *name, struct shader *copy, const struc
 	if (pr)
 		pr->pass = NULL;
 	if (!es) {
-		target_error(out, name, r, RESULT_ERROR, err.buf);
+		result_fail(out, name, r, RESULT_ERROR, err.buf);
 		ret = -1;
 		goto done;
 	}
@@ -132,10 +106,10 @@ static int select_and_compile(const char *name, struct shader *copy, const struc
 	etna_compile_output_init(&mo);
 	int rc = etna_compile_machine(es, &co, &mo);
 	if (o->want_ir && mo.dump.len)
-		add_dump(r, "backend", mo.dump.buf);
+		result_add_ir(r, "backend", mo.dump.buf);
 	pass_times_add(&out->times, &mo.times);
 	if (rc < 0) {
-		target_error(out, name, r, mo.broken ? RESULT_CRASH : RESULT_ERROR, mo.error.buf);
+		result_fail(out, name, r, mo.broken ? RESULT_CRASH : RESULT_ERROR, mo.error.buf);
 		ret = -1;
 	} else {
 		result_add_stats_ordered(r, &mo.stats, etna_mesa_line,
@@ -175,7 +149,7 @@ int etna_compile_shader(const char *name, struct shader *s, const struct compile
 		struct strbuf msg = STRBUF_INIT;
 		strbuf_addf(&msg, "etnaviv has no %s stage (vertex, fragment and compute only)",
 			    stage_name(s->stage));
-		target_error(out, name, r, RESULT_ERROR, msg.buf);
+		result_fail(out, name, r, RESULT_ERROR, msg.buf);
 		strbuf_release(&msg);
 		if (pr)
 			pr->target = NULL;

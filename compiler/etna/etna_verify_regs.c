@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "compiler/etna/etna_ra.h"
+#include "compiler/util/error.h"
 
 #define CELLS (ETNA_MAX_TEMPS * 4)
 #define CELL_TOP 0xffffffffu		/* not reached yet */
@@ -204,7 +205,7 @@ bool etna_verify_regs(const struct etna_shader *s, struct strbuf *err)
 		strbuf_addstr(err, "registers are not assigned");
 		return false;
 	}
-	v.in = malloc(sizeof(uint32_t) * CELLS * (s->num_blocks + 1));
+	v.in = xmalloc(sizeof(uint32_t) * CELLS * (s->num_blocks + 1));
 	memset(v.in, 0xff, sizeof(uint32_t) * CELLS * (s->num_blocks + 1));
 	struct etna_block *first = list_entry(list_first(&s->blocks), struct etna_block, link);
 	uint32_t *entry = v.in + first->index * CELLS;

@@ -43,8 +43,9 @@ static struct ssa_def *all_any(struct builder *b, struct alu_instr *alu, enum al
 	return acc;
 }
 
-static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
+static struct ssa_def *lower(struct builder *b, struct alu_instr *alu, const void *data)
 {
+	(void)data;
 	if (alu->def.bit_size != 32 && alu->def.bit_size != 1)
 		return NULL;
 	switch (alu->op) {
@@ -83,21 +84,5 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 bool lower_etna_alu(struct shader *s, const struct etna_lowering *t)
 {
 	(void)t;
-	bool progress = false;
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_alu)
-				continue;
-			struct alu_instr *alu = instr_as_alu(in);
-			builder_init(&b, s, cursor_before_instr(in));
-			b.exact = alu->exact;
-			struct ssa_def *r = lower(&b, alu);
-			if (!r)
-				continue;
-			ssa_def_rewrite_uses(&alu->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, b_lower_alus(s, lower, NULL), META_BLOCK_INDEX | META_DOMINANCE);
 }

@@ -398,6 +398,27 @@ void b_jump(struct builder *b, enum jump_type type)
 	b_insert(b, &jump_instr_create(b->shader, type)->instr);
 }
 
+bool b_lower_alus(struct shader *s, b_alu_lower_fn fn, const void *data)
+{
+	bool progress = false;
+	struct builder b;
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(in, blk) {
+			if (in->type != INSTR_alu)
+				continue;
+			struct alu_instr *alu = instr_as_alu(in);
+			builder_init(&b, s, cursor_before_instr(in));
+			b.exact = alu->exact;
+			struct ssa_def *r = fn(&b, alu, data);
+			if (!r)
+				continue;
+			ssa_def_rewrite_uses(&alu->def, r);
+			instr_remove(in);
+			progress = true;
+		}
+	return progress;
+}
+
 bool b_lower_intrinsics(struct shader *s, b_intrinsic_lower_fn fn, void *data)
 {
 	bool progress = false;

@@ -167,5 +167,10 @@ static inline void b_return(struct builder *b) { b_jump(b, JUMP_return); }
 typedef struct ssa_def *(*b_intrinsic_lower_fn)(struct builder *b, struct intrinsic_instr *intr,
 						 void *data);
 bool b_lower_intrinsics(struct shader *s, b_intrinsic_lower_fn fn, void *data);
+/* The same for ALU instructions (nir_shader_lower_instructions on ALU):
+ * the builder is exact where the instruction is. */
+typedef struct ssa_def *(*b_alu_lower_fn)(struct builder *b, struct alu_instr *alu,
+					   const void *data);
+bool b_lower_alus(struct shader *s, b_alu_lower_fn fn, const void *data);
 
 #endif

@@ -19,15 +19,6 @@
 #include "compiler/util/array.h"
 #include "compiler/util/file.h"
 
-/* A failed result, its message also in the diag. */
-static void target_error(struct compile_output *out, const char *name, struct compile_result *r,
-			 enum result_status status, const char *msg)
-{
-	diag_error(&out->diag, name, 0, 0, "%s: %s", r->target->name, msg);
-	r->status = status;
-	r->message = xstrdup(msg);
-}
-
 /* SHDB_IR3_BREAK's list as IR3_BREAK_* flags. */
 static unsigned test_break(const char *list)
 {
@@ -91,23 +82,11 @@ static void lower(const char *name, struct shader *s, const struct ir3_lowering 
 	e->s = shader_clone(s);
 	e->layout = (struct ir3_const_layout){ .const_data_slot = -1 };
 	e->message = NULL;
-	pipeline_init(&pl, e->s, &out->diag, name);
-	pl.validate = IR_VALIDATE_DEFAULT || o->validate_ir;
-	pl.check_progress = o->validate_ir;
-	pl.print_after = o->print_after;
-	pl.dump = &dump;
-	pl.time_passes = o->time_passes;
-	if (o->progress)
-		pl.running = &o->progress->pass;
+	pipeline_init_compile(&pl, e->s, o, &out->diag, name, &dump);
 	ir3_lower_nir(&pl, v, &e->layout);
 	pass_times_add(&out->times, &pl.times);
-	if (o->want_ir && dump.len) {
-		struct strbuf all = STRBUF_INIT;
-		strbuf_addf(&all, "%s# ---- %s lowering ----\n%s", r->ir ? r->ir : "", r->target->name,
-			    dump.buf);
-		free(r->ir);
-		r->ir = strbuf_detach(&all, NULL);
-	}
+	if (o->want_ir && dump.len)
+		result_add_ir(r, "lowering", dump.buf);
 	if (pl.failed) {
 		struct strbuf first = STRBUF_INIT;
 		e->message = xstrdup(diag_first_error(&out->diag, &first));
@@ -176,7 +155,7 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 	if (pr)
 		pr->pass = NULL;
 	if (!ir) {
-		target_error(out, name, r, RESULT_ERROR, err.buf);
+		result_fail(out, name, r, RESULT_ERROR, err.buf);
 		ret = -1;
 	} else {
 		struct ir3_compile_options co = {
@@ -190,16 +169,11 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 		struct ir3_compile_output mo;
 		ir3_compile_output_init(&mo);
 		int rc = ir3_compile_machine(ir, t, &co, &mo);
-		if (o->want_ir && mo.dump.len) {
-			struct strbuf all = STRBUF_INIT;
-			strbuf_addf(&all, "%s# ---- %s backend ----\n%s", r->ir ? r->ir : "",
-				    r->target->name, mo.dump.buf);
-			free(r->ir);
-			r->ir = strbuf_detach(&all, NULL);
-		}
+		if (o->want_ir && mo.dump.len)
+			result_add_ir(r, "backend", mo.dump.buf);
 		pass_times_add(&out->times, &mo.times);
 		if (rc < 0) {
-			target_error(out, name, r, mo.broken ? RESULT_CRASH : RESULT_ERROR, mo.error.buf);
+			result_fail(out, name, r, mo.broken ? RESULT_CRASH : RESULT_ERROR, mo.error.buf);
 			ret = -1;
 		} else {
 			if (cache && o->exec_seeds && !cache->exec)

@@ -146,8 +146,9 @@ static struct ssa_def *unpack_norm(struct builder *b, struct ssa_def *v, unsigne
 }
 
 /* The replacement of one instruction, or NULL to keep it. */
-static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
+static struct ssa_def *lower(struct builder *b, struct alu_instr *alu, const void *data)
 {
+	(void)data;
 	switch (alu->op) {
 	case OP_fdot2: return lower_dot(b, alu, 2);
 	case OP_fdot3: return lower_dot(b, alu, 3);
@@ -237,21 +238,5 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu)
 bool lower_ir3_alu(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
-	bool progress = false;
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_alu)
-				continue;
-			struct alu_instr *alu = instr_as_alu(in);
-			builder_init(&b, s, cursor_before_instr(in));
-			b.exact = alu->exact;
-			struct ssa_def *r = lower(&b, alu);
-			if (!r)
-				continue;
-			ssa_def_rewrite_uses(&alu->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, b_lower_alus(s, lower, NULL), META_BLOCK_INDEX | META_DOMINANCE);
 }

@@ -30,30 +30,22 @@ static struct ssa_def *imul_high(struct builder *b, struct ssa_def *x, struct ss
 	return b_isub(b, h, b_bcsel(b, b_ilt(b, y, z), x, z));
 }
 
+static struct ssa_def *lower(struct builder *b, struct alu_instr *alu, const void *data)
+{
+	(void)data;
+	if ((alu->op != OP_umul_high && alu->op != OP_imul_high) || alu->def.bit_size != 32)
+		return NULL;
+	unsigned n = alu->def.num_components, sw[2][16];
+	for (unsigned k = 0; k < n; k++) {
+		sw[0][k] = alu->src[0].swizzle[k];
+		sw[1][k] = alu->src[1].swizzle[k];
+	}
+	struct ssa_def *x = b_swizzle(b, alu->src[0].src.ssa, sw[0], n);
+	struct ssa_def *y = b_swizzle(b, alu->src[1].src.ssa, sw[1], n);
+	return alu->op == OP_umul_high ? umul_high(b, x, y) : imul_high(b, x, y);
+}
+
 bool lower_mul_high(struct shader *s)
 {
-	bool progress = false;
-	struct builder b;
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk) {
-			if (in->type != INSTR_alu)
-				continue;
-			struct alu_instr *alu = instr_as_alu(in);
-			if ((alu->op != OP_umul_high && alu->op != OP_imul_high) || alu->def.bit_size != 32)
-				continue;
-			builder_init(&b, s, cursor_before_instr(in));
-			b.exact = alu->exact;
-			unsigned n = alu->def.num_components, sw[2][16];
-			for (unsigned k = 0; k < n; k++) {
-				sw[0][k] = alu->src[0].swizzle[k];
-				sw[1][k] = alu->src[1].swizzle[k];
-			}
-			struct ssa_def *x = b_swizzle(&b, alu->src[0].src.ssa, sw[0], n);
-			struct ssa_def *y = b_swizzle(&b, alu->src[1].src.ssa, sw[1], n);
-			struct ssa_def *r = alu->op == OP_umul_high ? umul_high(&b, x, y) : imul_high(&b, x, y);
-			ssa_def_rewrite_uses(&alu->def, r);
-			instr_remove(in);
-			progress = true;
-		}
-	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+	return shader_progress(s, b_lower_alus(s, lower, NULL), META_BLOCK_INDEX | META_DOMINANCE);
 }

@@ -42,6 +42,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "compiler/compile_types.h"
 #include "compiler/ir/interp.h"
 #include "compiler/ir/ir.h"
 #include "compiler/util/array.h"
@@ -90,6 +91,11 @@ const struct pass_info *pass_find(const char *name, size_t len);
 
 /* A pipeline on the IR (its pipeline_ops: metadata, ir_validate, ir_print). */
 void pipeline_init(struct pipeline *pl, struct shader *s, struct diag *diag, const char *file);
+/* The same, set up as a compile's options ask: validation, progress checks,
+ * --print-after dumps into `dump`, --time-passes, the running pass for crash
+ * reports.  The front end's pipeline and every backend's lowering use it. */
+void pipeline_init_compile(struct pipeline *pl, struct shader *s, const struct compile_options *o,
+			   struct diag *diag, const char *file, struct strbuf *dump);
 
 /* Run a comma-separated list of registered passes ("none": nothing).  An
  * unknown name is an error in the diag; returns false then or when a check

@@ -51,6 +51,19 @@ void pipeline_init(struct pipeline *pl, struct shader *s, struct diag *diag, con
 	pipeline_init_ops(pl, &ir_ops, s, diag, file);
 }
 
+void pipeline_init_compile(struct pipeline *pl, struct shader *s, const struct compile_options *o,
+			   struct diag *diag, const char *file, struct strbuf *dump)
+{
+	pipeline_init(pl, s, diag, file);
+	pl->validate = IR_VALIDATE_DEFAULT || o->validate_ir;
+	pl->check_progress = o->validate_ir;
+	pl->print_after = o->print_after;
+	pl->dump = dump;
+	pl->time_passes = o->time_passes;
+	if (o->progress)
+		pl->running = &o->progress->pass;
+}
+
 bool pipeline_run_list(struct pipeline *pl, const char *list)
 {
 	struct strbuf err = STRBUF_INIT;
