@@ -38,6 +38,15 @@ struct etna_shader *etna_shader_create(struct arena *a, enum shader_stage stage,
 	return s;
 }
 
+void etna_shader_release(struct etna_shader *s)
+{
+	if (!s)
+		return;
+	etna_foreach_block(b, s)
+		array_free(&b->preds);
+	array_free(&s->values);
+}
+
 struct etna_block *etna_block_create(struct etna_shader *s)
 {
 	struct etna_block *b = arena_new(s->arena, struct etna_block);

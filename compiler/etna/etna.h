@@ -213,8 +213,11 @@ struct etna_shader {
 	unsigned num_instrs;		/* after etna_finish */
 };
 
+/* A shader in arena `a`; its growable arrays are freed by
+ * etna_shader_release, before the arena. */
 struct etna_shader *etna_shader_create(struct arena *a, enum shader_stage stage,
 				       const struct etna_info *info);
+void etna_shader_release(struct etna_shader *s);
 struct etna_block *etna_block_create(struct etna_shader *s);
 struct etna_instr *etna_instr_create(struct etna_block *b, enum etna_opc opc);
 /* A new value of `n` components (its class from n). */

@@ -119,6 +119,7 @@ static int select_and_compile(const char *name, struct shader *copy, const struc
 	}
 	etna_compile_output_release(&mo);
 done:
+	etna_shader_release(es);
 	arena_release(&arena);
 	strbuf_release(&err);
 	return ret;

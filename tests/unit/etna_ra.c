@@ -147,9 +147,7 @@ static unsigned allocate(struct prog *p)
 
 static void prog_release(struct prog *p)
 {
-	array_free(&p->s->values);
-	etna_foreach_block(b, p->s)
-		array_free(&b->preds);
+	etna_shader_release(p->s);
 	arena_release(&p->arena);
 }
 
