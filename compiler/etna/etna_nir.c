@@ -19,7 +19,9 @@
  *	                                        them; the loop again after)
  *	opt_shrink_vectors                     (… and its nir_opt_shrink_vectors)
  *	lower_etna_int_to_float                (HALTI0: nir_lower_int_to_float)
- *	lower_etna_alu, lower_etna_scalar      (what the loop re-formed)
+ *	lower_etna_alu                         (what the loop re-formed)
+ *	opt_vectorize                          (until no progress, as Mesa)
+ *	lower_etna_scalar                      (the scalar-only ops again)
  *	opt_ffma_reassoc                       (nir_opt_algebraic_late)
  *	lower_etna_transcendental              (etna_lower_alu: sin/cos scale,
  *	                                        fast transcendentals as vec2)
@@ -62,6 +64,11 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, opt_dce);
 	PASS(progress, pl, lower_etna_int_to_float, t);
 	PASS(progress, pl, lower_etna_alu, t);
+	/* while (OPT(s, nir_opt_vectorize)) — each run joins chains already */
+	for (bool vec = true; vec && !pl->failed;) {
+		vec = false;
+		PASS(vec, pl, opt_vectorize);
+	}
 	PASS(progress, pl, lower_etna_scalar, t);
 	PASS(progress, pl, opt_fuse_ffma);
 	PASS(progress, pl, opt_ffma_reassoc);
