@@ -230,10 +230,17 @@ bench: all $(BENCH_BINS)
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  bench/run
 
-# Each corpus unit through the front end in a child process (tests/corpus/check.c);
-# fails when a unit crashes or hangs.  CORPUS_CHECK_OPTS=-v lists every failure.
+# Each corpus unit through the front end in a child process (tests/corpus/check.c),
+# and shdb's own collection of the other formats (tests/collections, its Fossilize
+# database written by tests/foz-write.pl); fails when a unit crashes or hangs, or a
+# file of the collection does not reach the backend.  CORPUS_CHECK_OPTS=-v lists
+# every failure.
+COLLECTION := $(BUILD)/collections
 corpus-check: all $(CORPUS_CHECK)
-	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) $(SHARED)/corpus
+	$(Q)rm -rf $(COLLECTION) && cp -r tests/collections $(COLLECTION) && \
+	  perl tests/foz-write.pl --deflate --crc $(COLLECTION)/fossilize/app.foz \
+	  $(COLLECTION)/fossilize/app.spec
+	$(Q)$(CORPUS_CHECK) $(CORPUS_CHECK_OPTS) -c $(COLLECTION) $(SHARED)/corpus
 
 # Each corpus unit through the ir3 backend for every target with both
 # verifiers and the differential test (shdb run --verify-exec: all ten

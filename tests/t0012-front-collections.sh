@@ -46,7 +46,7 @@ test_expect 'RetroArch .glsl: VERTEX and FRAGMENT, both stages' '
 '
 
 test_expect 'HLSL: every entry point a program of its own, named by it' '
-	$SHDB compile -I hlsl/sdk hlsl/scene.hlsl >out 2>err &&
+	$SHDB compile -I hlsl/includes hlsl/scene.hlsl >out 2>err &&
 	cat >expect <<-EOF &&
 	hlsl/scene.hlsl/VSMain: vertex: ok
 	hlsl/scene.hlsl/PSMain: fragment: ok
@@ -60,10 +60,10 @@ test_expect 'HLSL: every entry point a program of its own, named by it' '
 '
 
 test_expect 'HLSL: -e several times, and --program' '
-	$SHDB compile -I hlsl/sdk -e PSMain -e Clear hlsl/scene.hlsl >out &&
+	$SHDB compile -I hlsl/includes -e PSMain -e Clear hlsl/scene.hlsl >out &&
 	printf "hlsl/scene.hlsl/PSMain: fragment: ok\nhlsl/scene.hlsl/Clear: compute: ok\n" >expect &&
 	test_cmp expect out &&
-	$SHDB compile -I hlsl/sdk --program Darken --stats hlsl/scene.hlsl >out &&
+	$SHDB compile -I hlsl/includes --program Darken --stats hlsl/scene.hlsl >out &&
 	grep -q "\"path\":\"hlsl/scene.hlsl/Darken\",\"stage\":\"compute\"" out
 '
 
@@ -120,7 +120,7 @@ test_expect 'Fossilize: stored payloads and base64 modules read the same' '
 
 test_expect 'shdb run: a job per program, named and sorted as records' '
 	mkdir col && cp -r "$TESTS/collections/." col/ && cp fossilize/app.foz col/fossilize/ &&
-	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/sdk" --exclude "^fossilize/[a-z]*\.(vert|frag|comp)" \
+	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/includes" --exclude "^fossilize/[a-z]*\.(vert|frag|comp)" \
 		-o run col &&
 	sed -n "s/^{\"path\":\"\([^\"]*\)\",\"stage\":\"\([a-z_]*\)\".*\"status\":\"\([a-z]*\)\".*/\1 \2 \3/p" \
 		run/stats.jsonl >got &&
@@ -170,13 +170,13 @@ test_expect 'shdb cmp lines the records up with fossilize-replay'"'"'s statistic
 '
 
 test_expect 'shdb run: --include picks pipelines and entry points by their record path' '
-	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/sdk" --include "c3c3|PSMain" -o sel col &&
+	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/includes" --include "c3c3|PSMain" -o sel col &&
 	test $(grep -c . sel/stats.jsonl) = 2
 '
 
 test_expect 'a manifest: entry points and stages as comma lists, paired' '
 	printf "path\tkind\tstages\tentry\nhlsl/scene.hlsl\thlsl\tvert,comp\tVSMain,Clear\nretroarch/scanline.glsl\tglsl\tfrag\t\n" >col/manifest.tsv &&
-	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/sdk" --manifest col/manifest.tsv \
+	$SHDB run -q -j 2 -t a630 -I "$TRASH/hlsl/includes" --manifest col/manifest.tsv \
 		--include "scene.hlsl|scanline.glsl" -o man col &&
 	test $(grep -c "scene.hlsl/" man/stats.jsonl) = 2 &&
 	grep -q "scene.hlsl/Clear\",\"stage\":\"compute\"" man/stats.jsonl &&

@@ -73,7 +73,7 @@ static void sort_entries(struct foz_db *db)
 	db->entries.len = n;
 }
 
-int foz_open(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *err)
+int foz_attach(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *err)
 {
 	memset(db, 0, sizeof(*db));
 	db->data = data;
@@ -86,30 +86,46 @@ int foz_open(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *
 		strbuf_addf(err, "Fossilize database version %u: shdb reads versions 5 and 6", data[15]);
 		return -1;
 	}
-	for (size_t off = FOZ_HEADER; off < len;) {
-		if (len - off < FOZ_ENTRY_HEADER) {
-			db->truncated = true;
-			break;
-		}
-		const uint8_t *h = data + off;
-		struct foz_entry e = {
-			.stored_size = le32(h + FOZ_NAME), .format = le32(h + FOZ_NAME + 4),
-			.crc = le32(h + FOZ_NAME + 8), .size = le32(h + FOZ_NAME + 12),
-			.offset = off + FOZ_ENTRY_HEADER,
-		};
-		if (e.stored_size > len - e.offset) {
-			db->truncated = true;
-			break;
-		}
-		uint64_t tag;
-		/* the tag's 24 digits: only the last 16 carry a value */
-		if (parse_hex(h, 8, &tag) && tag == 0 && parse_hex(h + 8, 16, &tag) &&
-		    parse_hex(h + 24, 16, &e.hash) && tag <= UINT32_MAX) {
-			e.tag = (uint32_t)tag;
+	return 0;
+}
+
+/* The entry whose header is at `off`: false at the end (or a cut one). */
+static bool entry_at(const struct foz_db *db, size_t off, struct foz_entry *e)
+{
+	if (off >= db->len || db->len - off < FOZ_ENTRY_HEADER)
+		return false;
+	const uint8_t *h = db->data + off;
+	*e = (struct foz_entry){
+		.stored_size = le32(h + FOZ_NAME), .format = le32(h + FOZ_NAME + 4),
+		.crc = le32(h + FOZ_NAME + 8), .size = le32(h + FOZ_NAME + 12),
+		.offset = off + FOZ_ENTRY_HEADER,
+	};
+	return e->stored_size <= db->len - e->offset;
+}
+
+/* The name of an entry: tag and hash, each read back. */
+static bool entry_name_of(const uint8_t *h, struct foz_entry *e)
+{
+	uint64_t tag;
+	/* the tag's 24 digits: only the last 16 carry a value */
+	if (!parse_hex(h, 8, &tag) || tag || !parse_hex(h + 8, 16, &tag) || tag > UINT32_MAX ||
+	    !parse_hex(h + 24, 16, &e->hash))
+		return false;
+	e->tag = (uint32_t)tag;
+	return true;
+}
+
+int foz_open(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *err)
+{
+	struct foz_entry e;
+	size_t off = FOZ_HEADER;
+	if (foz_attach(db, data, len, err) < 0)
+		return -1;
+	for (; entry_at(db, off, &e); off = e.offset + e.stored_size)
+		if (entry_name_of(data + off, &e))
 			array_push(&db->entries, e);
-		}
-		off = e.offset + e.stored_size;
-	}
+	db->truncated = off < len;
+	db->indexed = true;
 	sort_entries(db);
 	return 0;
 }
@@ -119,8 +135,30 @@ void foz_close(struct foz_db *db)
 	array_free(&db->entries);
 }
 
-const struct foz_entry *foz_find(const struct foz_db *db, uint32_t tag, uint64_t hash)
+/* Without the index: the first entry whose 40 name bytes are the ones
+ * `tag` and `hash` are written as. */
+static const struct foz_entry *scan_for(struct foz_db *db, uint32_t tag, uint64_t hash)
 {
+	char name[FOZ_NAME + 1];
+	struct foz_entry e;
+	snprintf(name, sizeof(name), "%024x%016llx", tag, (unsigned long long)hash);
+	for (size_t off = FOZ_HEADER; entry_at(db, off, &e); off = e.offset + e.stored_size) {
+		if (!memcmp(db->data + off, name, FOZ_NAME) ||
+		    (!strncasecmp((const char *)db->data + off, name, FOZ_NAME) &&
+		     entry_name_of(db->data + off, &e))) {
+			e.tag = tag;
+			e.hash = hash;
+			db->found = e;
+			return &db->found;
+		}
+	}
+	return NULL;
+}
+
+const struct foz_entry *foz_find(struct foz_db *db, uint32_t tag, uint64_t hash)
+{
+	if (!db->indexed)
+		return scan_for(db, tag, hash);
 	size_t lo = 0, hi = db->entries.len;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

@@ -64,15 +64,21 @@ struct foz_db {
 	const uint8_t *data;		/* the buffer, not owned */
 	size_t len;
 	ARRAY(struct foz_entry) entries;	/* sorted by (tag, hash), each once */
+	bool indexed;			/* entries is the whole index (foz_open) */
 	bool truncated;			/* the last entry was cut short (dropped) */
+	struct foz_entry found;		/* foz_find()'s answer when not indexed */
 };
 
 /* Index `data` (the whole file).  Returns 0, or -1 with the reason in `err`
  * (not a Fossilize database, an unknown version).  Close it either way. */
 int foz_open(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *err);
+/* The same without the index, for a few look-ups (one pipeline): each
+ * foz_find() then reads the entries' names until it meets its own. */
+int foz_attach(struct foz_db *db, const uint8_t *data, size_t len, struct strbuf *err);
 void foz_close(struct foz_db *db);
 
-const struct foz_entry *foz_find(const struct foz_db *db, uint32_t tag, uint64_t hash);
+/* The entry (valid until the next foz_find on `db`), or NULL. */
+const struct foz_entry *foz_find(struct foz_db *db, uint32_t tag, uint64_t hash);
 
 /* An entry's payload, decompressed and checked, into `out` (reset first). */
 int foz_read(const struct foz_db *db, const struct foz_entry *e, struct strbuf *out,

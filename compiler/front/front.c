@@ -268,7 +268,7 @@ out:
 
 /* The stages of pipeline `hash` into `out` (sorted, each once): its own,
  * then those of the graphics pipeline libraries it links. */
-static int pipeline_stages(const struct foz_db *db, uint32_t tag, uint64_t hash, int depth,
+static int pipeline_stages(struct foz_db *db, uint32_t tag, uint64_t hash, int depth,
 			   struct foz_pipeline *out, struct strbuf *payload, struct strbuf *err)
 {
 	const struct foz_entry *e = foz_find(db, tag, hash);
@@ -313,7 +313,7 @@ static int cmp_foz_stages(const void *a, const void *b)
 }
 
 /* One stage of a pipeline: its module's SPIR-V, entry point and constants. */
-static void foz_stage_unit(struct program *p, const struct foz_db *db, const struct foz_stage *st,
+static void foz_stage_unit(struct program *p, struct foz_db *db, const struct foz_stage *st,
 			   const char *pipeline, const struct compile_options *o,
 			   struct strbuf *payload)
 {
@@ -364,7 +364,7 @@ static void compile_foz(struct program *p, const char *data, size_t len,
 	uint64_t hash = 0;
 	char name[17];
 
-	if (foz_open(&db, (const uint8_t *)data, len, &err) < 0) {
+	if (foz_attach(&db, (const uint8_t *)data, len, &err) < 0) {
 	} else if (!o->program || !foz_parse_hash(o->program, &hash)) {
 		strbuf_addstr(&err, "a Fossilize database holds pipelines: name one (--program HASH)");
 	} else if (pipeline_stages(&db, foz_find(&db, FOZ_TAG_COMPUTE_PIPELINE, hash) ?
@@ -441,6 +441,13 @@ int front_list_programs(const char *name, const char *data, size_t len, enum inp
 			struct front_programs *out, struct diag *d)
 {
 	memset(out, 0, sizeof(*out));
+	if (kind == INPUT_FOZ && o->program) {
+		/* one pipeline asked for (a runner's job): compile_foz() finds it,
+		 * the database is not indexed twice */
+		add_program(out, o->program, NULL, STAGE_NONE);
+		out->named = true;
+		return 0;
+	}
 	if (kind == INPUT_FOZ) {
 		struct foz_db db;
 		struct strbuf err = STRBUF_INIT;

@@ -24,6 +24,13 @@
  *
  * Include directories: each folder's directories named "includes" and
  * their subdirectories (Vulkan-Samples keeps lighting.h there).
+ *
+ * -c DIR adds a collection of shdb's own (tests/collections, a Fossilize
+ * database built beside it): every file of a kind shdb reads, each of its
+ * programs (front.h) through the front end, the reader and the optimisation
+ * loop, tabled per format — files, programs, units, units made SPIR-V, units
+ * that reach the backend (valid IR after the loop), the front end's time per
+ * unit.  Every unit of the collection must reach the backend.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -39,6 +46,7 @@
 #include <unistd.h>
 
 #include "compiler/front/front.h"
+#include "compiler/front/multistage.h"
 #include "compiler/ir/interp.h"
 #include "compiler/ir/ir.h"
 #include "compiler/opt/opt.h"
@@ -48,6 +56,7 @@
 struct row {
 	char *folder, *path, *kind, *stages, *mode;
 	int units, units_compiled;
+	bool collection;	/* of -c DIR: folder is the format, path under DIR */
 };
 
 /* What a child reports through its pipe. */
@@ -56,6 +65,8 @@ struct outcome {
 	int ok_forced;			/* with the manifest's mode forced; -1: not run */
 	int ir_ok;			/* units made valid IR that passed the optimisation loop */
 	int interp_run, interp_ok;	/* fragment and compute units run by the interpreter */
+	int programs;			/* a collection file's programs */
+	double front_ms;		/* a collection file's front end, all units */
 	char how[16];
 	char message[232];		/* the first front-end failure */
 	char ir_message[232];		/* the first SPIR-V → IR or optimisation failure */
@@ -86,6 +97,7 @@ typedef ARRAY(struct folder_stats) folder_array;
 
 static ARRAY(struct row) rows;
 static ARRAY(char *) include_dirs;
+static const char *collection_dir;	/* -c DIR */
 
 static char *field(char **p)
 {
@@ -164,7 +176,13 @@ static bool compiles(const struct row *r)
 
 static bool wanted(const struct row *r)
 {
-	return r->units > 0 && (compiles(r) || !strcmp(r->kind, "spv") || !strcmp(r->kind, "spvasm"));
+	return r->collection || (r->units > 0 && (compiles(r) || !strcmp(r->kind, "spv") || !strcmp(r->kind, "spvasm")));
+}
+
+/* A unit of the shared corpus (not of -c DIR). */
+static bool corpus_row(const struct row *r)
+{
+	return !r->collection && wanted(r);
 }
 
 /* The manifest's GLSL mode as ours, or -1 when it names none. */
@@ -289,12 +307,92 @@ static int run_front(const struct row *r, const char *file, const char *data, si
 	return ok;
 }
 
+static double now(void);
+
+/* The include directories under `root` (find_include_dirs()) for a compile. */
+static void add_include_dirs(struct compile_options *opts, const char *root)
+{
+	for (size_t i = 0; i < include_dirs.len; i++)
+		if (!strncmp(include_dirs.data[i], root, strlen(root)))
+			array_push(&opts->include_dirs, include_dirs.data[i]);
+}
+
+/* One program of a collection file: the front end, then each unit's IR. */
+static void run_program(const char *file, const char *data, size_t len, enum input_kind kind,
+			enum shader_stage stage, const struct front_program *fp,
+			struct compile_options *opts, struct outcome *o)
+{
+	struct program p;
+	enum shader_stage s = fp->stage != STAGE_NONE ? fp->stage : stage;
+	opts->program = fp->name;
+	opts->entry = fp->entry;
+	/* once untimed: glslang builds its tables for a stage and version the
+	 * first time it meets them, which a runner's worker does once */
+	program_init(&p, file);
+	front_compile(&p, data, len, kind, s, opts);
+	program_release(&p);
+	program_init(&p, file);
+	double t = now();
+	front_compile(&p, data, len, kind, s, opts);
+	o->front_ms += (now() - t) * 1e3;
+	o->units += (int)p.units.len;
+	for (size_t i = 0; i < p.units.len; i++) {
+		struct spirv_unit *u = &p.units.data[i];
+		if (u->status == RESULT_OK) {
+			o->ok++;
+			o->ir_ok += ir_check(u, file, o);
+		} else if (!o->message[0]) {
+			struct strbuf first = STRBUF_INIT;
+			keep_message(o->message, sizeof(o->message), diag_first_error(&u->diag, &first),
+				     file);
+			strbuf_release(&first);
+		}
+	}
+	program_release(&p);
+}
+
+/* A file of -c DIR: every program it holds. */
+static void run_collection(const struct row *r, struct outcome *o)
+{
+	struct strbuf file = STRBUF_INIT, err = STRBUF_INIT;
+	struct compile_options opts;
+	struct front_programs progs;
+	struct diag d = DIAG_INIT;
+	struct file_map m;
+	enum shader_stage stage;
+	enum input_kind kind = input_kind_from_path(r->path, &stage);
+
+	compile_options_init(&opts);
+	add_include_dirs(&opts, collection_dir);
+	strbuf_addf(&file, "%s/%s", collection_dir, r->path);
+	if (file_map(file.buf, &m, &err) < 0) {
+		snprintf(o->message, sizeof(o->message), "%s", err.buf);
+	} else if (front_list_programs(file.buf, m.data, m.len, kind, stage, &opts, &progs, &d) < 0) {
+		keep_message(o->message, sizeof(o->message), d.text.buf, file.buf);
+		front_programs_release(&progs);
+	} else {
+		o->programs = (int)progs.list.len;
+		for (size_t i = 0; i < progs.list.len; i++)
+			run_program(file.buf, m.data, m.len, kind, stage, &progs.list.data[i], &opts, o);
+		front_programs_release(&progs);
+	}
+	file_unmap(&m);
+	compile_options_release(&opts);
+	diag_release(&d);
+	strbuf_release(&file);
+	strbuf_release(&err);
+}
+
 static void run_one(const struct row *r, const char *corpus, struct outcome *o)
 {
 	struct strbuf file = STRBUF_INIT, data = STRBUF_INIT, err = STRBUF_INIT;
 
 	memset(o, 0, sizeof(*o));
 	o->ok_forced = -1;
+	if (r->collection) {
+		run_collection(r, o);
+		return;
+	}
 	strbuf_addf(&file, "%s/%s/%s", corpus, r->folder, r->path);
 	if (read_file(file.buf, &data, &err) < 0) {
 		snprintf(o->message, sizeof(o->message), "%s", err.buf);
@@ -598,7 +696,7 @@ static void print_table(const struct result *res, struct folder_stats *out_total
 	struct folder_stats total = { .name = "total" };
 
 	for (size_t i = 0; i < rows.len; i++)
-		if (wanted(&rows.data[i])) {
+		if (corpus_row(&rows.data[i])) {
 			count(stats_for(&all, rows.data[i].folder), &rows.data[i], &res[i]);
 			count(&total, &rows.data[i], &res[i]);
 		}
@@ -688,7 +786,7 @@ static void print_failures(const struct result *res, bool verbose)
 		bool ok = x->fate == FATE_DONE && x->o.units && x->o.ok == x->o.units;
 		if (verbose && ok && compiles(r) && !same_mode(x->o.how, r->mode))
 			printf("MODE %s/%s: %s, manifest %s\n", r->folder, r->path, x->o.how, r->mode);
-		if (!wanted(r) || ok)
+		if (!corpus_row(r) || ok)
 			continue;
 		char cause[128];
 		if (x->fate == FATE_CRASH)
@@ -736,7 +834,7 @@ static void print_ir_failures(const struct result *res, bool verbose)
 	for (size_t i = 0; i < rows.len; i++) {
 		const struct row *r = &rows.data[i];
 		const struct result *x = &res[i];
-		if (!wanted(r) || x->fate != FATE_DONE ||
+		if (!corpus_row(r) || x->fate != FATE_DONE ||
 		    (x->o.ir_ok == x->o.ok && x->o.interp_ok == x->o.interp_run))
 			continue;
 		char cause[128];
@@ -751,6 +849,131 @@ static void print_ir_failures(const struct result *res, bool verbose)
 	groups_print("IR failures by cause", &groups);
 }
 
+/* ---- -c DIR: a collection of shdb's own ---- */
+
+/* The format a collection file is in, as its table row names it. */
+static const char *format_of(const char *path, const char *data, size_t len)
+{
+	enum shader_stage s;
+	enum input_kind kind = input_kind_from_path(path, &s);
+	enum multistage_kind multi = kind == INPUT_GLSL ? multistage_kind_of(path, data, len)
+							: MULTI_NONE;
+	if (multi == MULTI_PRAGMA)
+		return "slang";
+	if (multi == MULTI_DEFINES)
+		return "retroarch glsl";
+	if (kind == INPUT_FOZ)
+		return "fossilize";
+	return input_kind_name(kind);
+}
+
+static int cmp_paths(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every file under collection_dir/`rel` of a kind shdb reads, as a row. */
+static void add_collection(const char *rel, int depth)
+{
+	struct strbuf dir = STRBUF_INIT;
+	ARRAY(char *) names = ARRAY_INIT;
+	strbuf_addf(&dir, "%s%s%s", collection_dir, *rel ? "/" : "", rel);
+	DIR *d = depth < 16 ? opendir(dir.buf) : NULL;
+	for (struct dirent *e; d && (e = readdir(d));)
+		if (e->d_name[0] != '.')
+			array_push(&names, xstrdup(e->d_name));
+	if (d)
+		closedir(d);
+	qsort(names.data, names.len, sizeof(char *), cmp_paths);
+	for (size_t i = 0; i < names.len; i++) {
+		struct strbuf path = STRBUF_INIT, full = STRBUF_INIT, data = STRBUF_INIT;
+		enum shader_stage s;
+		strbuf_addf(&path, "%s%s%s", rel, *rel ? "/" : "", names.data[i]);
+		strbuf_addf(&full, "%s/%s", collection_dir, path.buf);
+		if (is_directory(full.buf)) {
+			add_collection(path.buf, depth + 1);
+		} else if (input_kind_from_path(path.buf, &s) != INPUT_UNKNOWN &&
+			   read_file(full.buf, &data, NULL) == 0) {
+			struct row r = { .folder = xstrdup(format_of(path.buf, data.buf, data.len)),
+					 .path = strbuf_detach(&path, NULL), .kind = xstrdup("collection"),
+					 .stages = xstrdup(""), .mode = xstrdup(""), .units = 1,
+					 .collection = true };
+			array_push(&rows, r);
+		}
+		strbuf_release(&path);
+		strbuf_release(&full);
+		strbuf_release(&data);
+		free(names.data[i]);
+	}
+	array_free(&names);
+	strbuf_release(&dir);
+}
+
+struct format_stats {
+	const char *name;
+	int files, programs, units, spirv, backend, crash, hang;
+	double front_ms;
+};
+
+static void print_format_row(const struct format_stats *f)
+{
+	char reach[32];
+	snprintf(reach, sizeof(reach), "%d (%.1f%%)", f->backend,
+		 f->units ? 100.0 * f->backend / f->units : 0.0);
+	printf("%-16s %5d %8d %5d %6d %15s %10.2f %5d %4d\n", f->name, f->files, f->programs,
+	       f->units, f->spirv, reach, f->units ? f->front_ms / f->units : 0.0, f->crash,
+	       f->hang);
+}
+
+/* The collection's table; returns how many of its units failed. */
+static int print_collection(const struct result *res, bool verbose)
+{
+	ARRAY(struct format_stats) all = ARRAY_INIT;
+	struct format_stats total = { .name = "total" };
+	int failed = 0;
+
+	for (size_t i = 0; i < rows.len; i++) {
+		const struct row *r = &rows.data[i];
+		const struct outcome *o = &res[i].o;
+		if (!r->collection)
+			continue;
+		struct format_stats *f = NULL;
+		for (size_t k = 0; k < all.len && !f; k++)
+			if (!strcmp(all.data[k].name, r->folder))
+				f = &all.data[k];
+		if (!f) {
+			f = array_push_zero(&all);
+			f->name = r->folder;
+		}
+		bool done = res[i].fate == FATE_DONE;
+		for (struct format_stats *x = f; x; x = x == &total ? NULL : &total) {
+			x->files++;
+			x->crash += res[i].fate == FATE_CRASH;
+			x->hang += res[i].fate == FATE_HANG;
+			x->programs += done ? o->programs : 0;
+			x->units += done ? o->units : 0;
+			x->spirv += done ? o->ok : 0;
+			x->backend += done ? o->ir_ok : 0;
+			x->front_ms += done ? o->front_ms : 0;
+		}
+		if (!done || !o->units || o->ir_ok < o->units) {
+			failed++;
+			printf("%s%s/%s: %s\n", verbose ? "FAIL " : "collection: ", collection_dir,
+			       r->path, !done ? (res[i].fate == FATE_HANG ? "HANG" : "CRASH") :
+			       o->message[0] ? o->message : o->ir_message);
+		}
+	}
+	printf("\ncollection %s: each file's programs through the front end, the reader and the "
+	       "optimisation loop\n", collection_dir);
+	printf("%-16s %5s %8s %5s %6s %15s %10s %5s %4s\n", "format", "files", "programs", "units",
+	       "spirv", "reach backend", "front ms/u", "crash", "hang");
+	for (size_t i = 0; i < all.len; i++)
+		print_format_row(&all.data[i]);
+	print_format_row(&total);
+	array_free(&all);
+	return failed;
+}
+
 int main(int argc, char **argv)
 {
 	const char *corpus = getenv("SHDB_SHARED") ? NULL : "../shared/corpus";
@@ -759,13 +982,15 @@ int main(int argc, char **argv)
 	double limit = 20;
 	bool verbose = false;
 
-	while ((ch = getopt(argc, argv, "j:t:v")) != -1) {
+	while ((ch = getopt(argc, argv, "c:j:t:v")) != -1) {
 		switch (ch) {
+		case 'c': collection_dir = optarg; break;
 		case 'j': jobs = atoi(optarg); break;
 		case 't': limit = atof(optarg); break;
 		case 'v': verbose = true; break;
 		default:
-			fprintf(stderr, "usage: corpus-check [-j JOBS] [-t SECONDS] [-v] [CORPUS_DIR]\n");
+			fprintf(stderr, "usage: corpus-check [-c COLLECTION_DIR] [-j JOBS] [-t SECONDS] [-v] "
+				"[CORPUS_DIR]\n");
 			return 2;
 		}
 	}
@@ -777,32 +1002,44 @@ int main(int argc, char **argv)
 	}
 	if (jobs < 1)
 		jobs = 1;
-	if (!is_directory(corpus)) {
+	bool have_corpus = is_directory(corpus);
+	if (!have_corpus && !collection_dir) {
 		printf("corpus-check: %s is absent; nothing to check\n", corpus);
 		return 0;
 	}
-	if (load_manifest(corpus) < 0)
+	if (have_corpus && load_manifest(corpus) < 0)
 		return 2;
-	find_include_dirs(corpus, 0, false);
+	if (have_corpus)
+		find_include_dirs(corpus, 0, false);
+	if (collection_dir) {
+		add_collection("", 0);
+		find_include_dirs(collection_dir, 0, false);
+	}
 
 	double start = now();
-	struct result *res = xcalloc(rows.len, sizeof(*res));
+	struct result *res = xcalloc(rows.len + 1, sizeof(*res));
 	run_all(corpus, jobs, limit, res);
-	struct folder_stats total;
-	print_table(res, &total);
-	print_failures(res, verbose);
-	print_ir_failures(res, verbose);
+	struct folder_stats total = { 0 };
+	if (have_corpus) {
+		print_table(res, &total);
+		print_failures(res, verbose);
+		print_ir_failures(res, verbose);
+	} else {
+		printf("corpus-check: %s is absent; only the collection\n", corpus);
+	}
+	int collection_failed = collection_dir ? print_collection(res, verbose) : 0;
 
 	int crashes = 0;
 	for (size_t i = 0; i < rows.len; i++)
-		crashes += wanted(&rows.data[i]) && res[i].fate != FATE_DONE;
+		crashes += corpus_row(&rows.data[i]) && res[i].fate != FATE_DONE;
 	bool low = total.glslang && total.ir_glslang * 100 < total.glslang * 99;
 	int bad = total.spv_other + total.spvasm_other + total.interp_run - total.interp_ok;
-	printf("\n%.1f s with %d jobs; %s%s%s\n", now() - start, jobs,
+	printf("\n%.1f s with %d jobs; %s%s%s%s\n", now() - start, jobs,
 	       crashes ? "FAILED: units crashed or hung" : "no crash, no hang",
 	       low ? "; FAILED: under 99% of the glslang units became IR" : "",
 	       bad ? "; FAILED: SPIR-V files failed without naming an unsupported feature, or the "
-		     "interpreter lacked an instruction" : "");
+		     "interpreter lacked an instruction" : "",
+	       collection_failed ? "; FAILED: a file of the collection did not reach the backend" : "");
 	free(res);
-	return crashes || low || bad ? 1 : 0;
+	return crashes || low || bad || collection_failed ? 1 : 0;
 }
