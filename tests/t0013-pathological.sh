@@ -40,6 +40,60 @@ test_expect 'a loop of 10^9 iterations is not unrolled' '
 	$GUARD $SHDB compile -t a630 --stats loop.frag >out && grep -q "\"loops\":1" out
 '
 
+# bomb FILE USE ORDER: a fragment shader whose X30 doubles X29 … doubles X0
+# (2^30 terms once expanded), defined bottom-up or top-down, used as USE
+bomb() {
+	{ printf "#version 450\nlayout(location = 0) in float v;\nlayout(location = 0) out float o;\n"
+	  if [ "$3" = down ]; then
+		for i in $(seq 30 -1 1); do echo "#define X$i (X$((i - 1)) + X$((i - 1)))"; done
+		echo "#define X0 v"
+	  else
+		echo "#define X0 v"
+		for i in $(seq 1 30); do echo "#define X$i (X$((i - 1)) + X$((i - 1)))"; done
+	  fi
+	  printf "void main() {\n\to = %s;\n}\n" "$2"
+	} >"$1"
+}
+
+test_expect 'a macro bomb (X30 doubles X29 … X0): a located error at once, not a timeout' '
+	bomb up.frag X30 up && bomb down.frag X30 down &&
+	for f in up down; do
+		expect_status 1 $GUARD $SHDB compile -t a630 $f.frag 2>err &&
+		grep -q "^$f.frag:36: error: .*expand to more than [0-9]* tokens (macro .X30.)" err ||
+			exit 1
+	done
+'
+
+test_expect 'the same bomb through a function-like macro, and in an #if' '
+	{ printf "#version 450\nlayout(location = 0) in float v;\nlayout(location = 0) out float o;\n"
+	  echo "#define D(x) (x + x)"
+	  printf "void main() {\n\to = "
+	  for i in $(seq 30); do printf "D("; done; printf "v"
+	  for i in $(seq 30); do printf ")"; done; printf ";\n}\n"
+	} >fn.frag &&
+	expect_status 1 $GUARD $SHDB compile -t a630 fn.frag 2>err &&
+	grep -q "^fn.frag:6: error: .*expand to more than [0-9]* tokens (macro .D.)" err &&
+	bomb if.frag "v" up && sed -i "s/^void main/#if X30 > 0\n#endif\nvoid main/" if.frag &&
+	expect_status 1 $GUARD $SHDB compile -t a630 if.frag 2>err &&
+	grep -q "^if.frag:35: error: an #if.s macros expand to more than" err
+'
+
+test_expect 'macros that stay small compile: X10 of the bomb, a bomb never used' '
+	bomb ten.frag X10 up && $GUARD $SHDB compile -t a630 ten.frag >out && grep -q ": ok$" out &&
+	bomb unused.frag v down && $GUARD $SHDB compile -t a630 unused.frag >out && grep -q ": ok$" out
+'
+
+test_expect 'a macro bomb used in an included header is located in the header' '
+	mkdir -p inc && { echo "#define X0 v"
+	  for i in $(seq 1 30); do echo "#define X$i (X$((i - 1)) + X$((i - 1)))"; done
+	  echo "float big(float v) { return X30; }"; } >inc/h.glsl &&
+	printf "%s\n" "#version 450" "#extension GL_GOOGLE_include_directive : require" \
+		"layout(location = 0) in float v;" "layout(location = 0) out float o;" \
+		"#include \"h.glsl\"" "void main() { o = big(v); }" >inc/main.frag &&
+	expect_status 1 $GUARD $SHDB compile -t a630 inc/main.frag 2>err &&
+	grep -q "^inc/h.glsl:32: error: .*(macro .X30.)" err
+'
+
 # IR text, without glslang: 40,000 ifs in a row, each flattened by
 # opt_peephole_select; each cf_remove moved every instruction before it
 # (20,000: 0.45 s of CPU now, over 36 s before)

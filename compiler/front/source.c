@@ -185,6 +185,10 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 		src = selected.buf;
 		len = selected.len;
 	}
+	if (source_check_macros(file, src, len, first_line, &v, d) < 0) {
+		ret = -1;
+		goto out;
+	}
 
 	ps->version = v;
 	if (!hlsl && legacy_needed(src, len, &v, stage)) {

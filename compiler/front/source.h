@@ -54,6 +54,16 @@ int source_prepare(const char *file, const char *src, size_t len, int first_line
 		   enum shader_stage stage, bool hlsl, enum multistage_kind multi,
 		   const struct compile_options *o, struct prepared_source *ps, struct diag *d);
 
+/*
+ * Refuse a source whose macros would expand to more than the preprocessor
+ * can go through in seconds (a "macro bomb", macro_bound.c): -1 with a
+ * located error in `d`, else 0.  `src` is the text after include expansion
+ * (its #line directives name the headers), its line 1 line `first_line`
+ * of `file`.
+ */
+int source_check_macros(const char *file, const char *src, size_t len, int first_line,
+			const struct glsl_version *v, struct diag *d);
+
 /* HLSL or GLSL, for files whose extension does not say (Vulkan samples keep
  * HLSL in .frag/.vert files): HLSL when there is no #version and HLSL-only
  * words (float4, cbuffer, SV_ semantics…) appear. */
