@@ -3,7 +3,8 @@
  * StreamArchive index, each entry's payload (stored or deflated, CRC), the
  * pipelines' JSON and the modules' varint or base64 SPIR-V.  Every step
  * gives a result or a reason, never a crash; what the index lists is found
- * again by foz_find().
+ * again by foz_find(), with the index and without it (foz_attach: a
+ * runner's job for one pipeline) alike.
  */
 #include <string.h>
 
@@ -12,12 +13,15 @@
 
 /* Each pipeline and module of the database, as shdb run and compile read
  * them: at most `limit` entries, so one input stays cheap. */
-static void read_entries(const struct foz_db *db, size_t limit)
+static void read_entries(struct foz_db *db, struct foz_db *attached, size_t limit)
 {
 	struct strbuf payload = STRBUF_INIT, err = STRBUF_INIT, code = STRBUF_INIT;
 	for (size_t i = 0; i < db->entries.len && i < limit; i++) {
 		const struct foz_entry *e = &db->entries.data[i];
 		FUZZ_CHECK(foz_find(db, e->tag, e->hash) == e, "entry %zu not found again", i);
+		const struct foz_entry *a = foz_find(attached, e->tag, e->hash);
+		FUZZ_CHECK(a && a->offset == e->offset && a->stored_size == e->stored_size,
+			   "entry %zu found elsewhere without the index", i);
 		strbuf_reset(&err);
 		if (foz_read(db, e, &payload, &err) < 0) {
 			FUZZ_CHECK(err.len, "entry %zu: a failed read without a reason", i);
@@ -44,17 +48,20 @@ static void read_entries(const struct foz_db *db, size_t limit)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct foz_db db;
+	struct foz_db db, attached;
 	struct strbuf err = STRBUF_INIT;
 	if (foz_open(&db, data, size, &err) < 0) {
 		FUZZ_CHECK(err.len, "foz_open failed without a reason");
 	} else {
+		FUZZ_CHECK(foz_attach(&attached, data, size, &err) == 0,
+			   "foz_attach refuses what foz_open read");
 		foz_hash_array hashes = ARRAY_INIT;
 		foz_list_pipelines(&db, &hashes);
 		for (size_t i = 1; i < hashes.len; i++)
 			FUZZ_CHECK(hashes.data[i - 1] < hashes.data[i], "pipelines out of order");
 		array_free(&hashes);
-		read_entries(&db, 64);
+		read_entries(&db, &attached, 64);
+		foz_close(&attached);
 	}
 	foz_close(&db);
 	strbuf_release(&err);
