@@ -6,7 +6,7 @@
  * the instruction agree bit for bit.
  *
  *	%r = OpSGreaterThan %bool %a %b   → ilt %b, %a   (operands swapped)
- *	%m = OpMatrixTimesVector %v4 %M %v → fmul/ffma over M's columns
+ *	%m = OpMatrixTimesVector %v4 %M %v → fmul/ffma over M's columns, last first
  */
 #include "compiler/spirv/spirv_private.h"
 
@@ -224,8 +224,12 @@ struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct
 	struct builder *b = &r->b;
 	if (!m->elems || m->type->kind != T_MATRIX || v->num_components != m->type->length)
 		spv_fail(r, "a matrix times a vector of the wrong size");
-	struct ssa_def *acc = b_fmul(b, m->elems[0]->def, b_channel(b, v, 0));
-	for (unsigned i = 1; i < m->type->length; i++)
+	/* from the last column, as Mesa's vtn matrix_multiply(): a product
+	 * with a homogeneous vec4(p, 1.0) starts from the last column itself,
+	 * each earlier one an ffma */
+	unsigned n = m->type->length;
+	struct ssa_def *acc = b_fmul(b, m->elems[n - 1]->def, b_channel(b, v, n - 1));
+	for (unsigned i = n - 1; i-- > 0;)
 		acc = b_ffma(b, m->elems[i]->def, b_channel(b, v, i), acc);
 	return acc;
 }
