@@ -6,8 +6,8 @@
  * buffer, which ir3_nir_analyze_ubo_ranges pushes into the const file, so a
  * dynamic index is a relative const read c<a0.x + n>):
  *
- *	@store_local (1.0, 2.0) local=L base=0   …     (every element, constants,
- *	@store_local (3.0, 4.0) local=L base=1          in the first block)
+ *	@store_local (1.0, 2.0) local=L base=0   …     (constants, in one block
+ *	@store_local (3.0, 4.0) local=L base=1          that dominates the loads)
  *	32x2 %v = @load_local %i local=L base=0    →    %o = ishl %i, 4
  *	                                                32x2 %v = @load_ubo %slot, %o
  *
@@ -24,7 +24,9 @@
 
 struct cand {
 	bool ok;
-	unsigned *stores;		/* by element: stores seen */
+	struct block *block;		/* where its stores are */
+	uint8_t *data;			/* what they store, vec4-padded elements */
+	unsigned at;			/* its place in the constant data */
 };
 
 static bool is_const(struct ssa_def *d)
@@ -42,15 +44,33 @@ static bool local_access(struct instr *in, struct intrinsic_instr **out)
 	return intr->op == INTR_load_local || intr->op == INTR_store_local;
 }
 
-/* Which locals qualify: stored only with constants at constant elements,
- * once each, every element, all in the first block before any load of it. */
+/* The bytes a constant store puts in the constant data (its element's
+ * vec4, components of 4 bytes, those of its write mask): the driver's
+ * upload.  A later store of an element overwrites an earlier one. */
+static void store_data(uint8_t *data, const struct local_decl *d, struct intrinsic_instr *st,
+		       unsigned e)
+{
+	struct load_const_instr *v = ssa_def_as_const(st->src[0].ssa);
+	unsigned mask = (unsigned)intrinsic_get(st, INTR_IDX_write_mask);
+	for (unsigned k = 0; k < d->num_components && k < 4; k++)
+		if (mask & 1u << k) {
+			uint32_t w = (uint32_t)v->value[k];
+			memcpy(data + e * 16 + 4 * k, &w, 4);
+		}
+}
+
+/* Which locals qualify (Mesa's nir_opt_large_constants): stored only with
+ * constants at constant elements, every store in one block and before any
+ * load in the program's order, every load in a block that block dominates;
+ * read at least once, and larger than 32 bytes.  An element never stored
+ * reads 0 (it was undefined).  Collects their data as it goes. */
 static void find(struct shader *s, struct cand *c)
 {
-	struct block *first = function_start_block(s->fn);
+	metadata_require(s->fn, META_DOMINANCE);
 	for (unsigned l = 0; l < s->num_locals; l++) {
 		const struct local_decl *d = s->locals[l];
-		c[l].ok = d->bit_size == 32 && d->num_elements * 16 >= 32;
-		c[l].stores = xcalloc(d->num_elements, sizeof(unsigned));
+		c[l].ok = d->bit_size == 32 && d->num_elements * 16 > 32;
+		c[l].data = c[l].ok ? xcalloc(d->num_elements, 16) : NULL;
 	}
 	bool *loaded = xcalloc(s->num_locals + 1, sizeof(bool));
 	foreach_block(blk, s->fn)
@@ -59,39 +79,29 @@ static void find(struct shader *s, struct cand *c)
 			if (!local_access(in, &intr))
 				continue;
 			unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
+			if (!c[l].ok)
+				continue;
 			if (intr->op == INTR_load_local) {
 				loaded[l] = true;
+				if (!c[l].block || !block_dominates(c[l].block, blk))
+					c[l].ok = false;
 				continue;
 			}
 			const struct local_decl *d = s->locals[l];
-			unsigned full = (1u << d->num_components) - 1;
 			struct load_const_instr *off = ssa_def_as_const(intr->src[1].ssa);
 			unsigned e = (unsigned)intrinsic_get(intr, INTR_IDX_base) +
 				     (off && off->instr.type == INSTR_load_const ? (unsigned)off->value[0] : 0);
-			if (blk != first || loaded[l] || !is_const(intr->src[0].ssa) || !off ||
-			    off->instr.type != INSTR_load_const || e >= d->num_elements ||
-			    ((unsigned)intrinsic_get(intr, INTR_IDX_write_mask) & full) != full)
+			if (!c[l].block)
+				c[l].block = blk;
+			if (blk != c[l].block || loaded[l] || !is_const(intr->src[0].ssa) || !off ||
+			    off->instr.type != INSTR_load_const || e >= d->num_elements)
 				c[l].ok = false;
 			else
-				c[l].stores[e]++;
+				store_data(c[l].data, d, intr, e);
 		}
 	for (unsigned l = 0; l < s->num_locals; l++)
-		for (unsigned e = 0; c[l].ok && e < s->locals[l]->num_elements; e++)
-			c[l].ok = c[l].stores[e] == 1;
+		c[l].ok &= loaded[l];
 	free(loaded);
-}
-
-/* The bytes a constant store puts in the constant data (its element's
- * vec4, components of 4 bytes): the driver's upload. */
-static void store_data(uint8_t *data, const struct local_decl *d, struct intrinsic_instr *st)
-{
-	struct load_const_instr *v = ssa_def_as_const(st->src[0].ssa);
-	struct load_const_instr *off = ssa_def_as_const(st->src[1].ssa);
-	unsigned e = (unsigned)intrinsic_get(st, INTR_IDX_base) + (unsigned)off->value[0];
-	for (unsigned k = 0; k < d->num_components && k < 4; k++) {
-		uint32_t w = (uint32_t)v->value[k];
-		memcpy(data + e * 16 + 4 * k, &w, 4);
-	}
 }
 
 bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
@@ -104,13 +114,24 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 		return shader_progress(s, false, META_ALL);
 	struct cand *c = xcalloc(s->num_locals, sizeof(*c));
 	find(s, c);
-	unsigned *at = xcalloc(s->num_locals, sizeof(unsigned));
+	/* places in the constant data; locals of the same contents share one
+	 * (glslang copies a constant array into a new local at each dynamic
+	 * index, Mesa's pass finds them duplicates) */
 	unsigned size = 0;
-	for (unsigned l = 0; l < s->num_locals; l++)
-		if (c[l].ok) {
-			at[l] = size;
-			size += s->locals[l]->num_elements * 16;
-		}
+	for (unsigned l = 0; l < s->num_locals; l++) {
+		if (!c[l].ok)
+			continue;
+		unsigned bytes = s->locals[l]->num_elements * 16;
+		c[l].at = size;
+		for (unsigned o = 0; o < l; o++)
+			if (c[o].ok && s->locals[o]->num_elements * 16 == bytes &&
+			    !memcmp(c[o].data, c[l].data, bytes)) {
+				c[l].at = c[o].at;
+				break;
+			}
+		if (c[l].at == size)
+			size += bytes;
+	}
 	bool progress = size != 0;
 	if (progress) {
 		struct buffer_decl *ubo = shader_add_ubo(s);
@@ -120,6 +141,10 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 		layout->const_data_size = size;
 		layout->const_data = arena_alloc(&s->arena, size);
 		memset(layout->const_data, 0, size);
+		for (unsigned l = 0; l < s->num_locals; l++)
+			if (c[l].ok)
+				memcpy(layout->const_data + c[l].at, c[l].data,
+				       s->locals[l]->num_elements * 16);
 		struct builder b;
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
@@ -129,11 +154,9 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 				unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 				if (!c[l].ok)
 					continue;
-				if (intr->op == INTR_store_local)
-					store_data(layout->const_data + at[l], s->locals[l], intr);
 				if (intr->op == INTR_load_local) {
 					builder_init(&b, s, cursor_before_instr(in));
-					unsigned base = at[l] + (unsigned)intrinsic_get(intr, INTR_IDX_base) * 16;
+					unsigned base = c[l].at + (unsigned)intrinsic_get(intr, INTR_IDX_base) * 16;
 					struct ssa_def *off = b_iadd(&b, b_ishl(&b, intr->src[0].ssa, b_imm_int(&b, 4)),
 								     b_imm_int(&b, base));
 					struct ssa_def *v = b_intr(&b, load_ubo, intr->def.num_components, 32,
@@ -145,8 +168,7 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 			}
 	}
 	for (unsigned l = 0; l < s->num_locals; l++)
-		free(c[l].stores);
+		free(c[l].data);
 	free(c);
-	free(at);
 	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
 }
