@@ -113,7 +113,9 @@ enum {
 	X(bool, array_index_add_half)	/* lower_ir3_tex */ \
 	X(bool, ubo_ldc)		/* UBO ranges without pointers; lower_ir3_ubo_vec4 */ \
 	X(bool, is_64bit)		/* UBO pointer size */ \
-	X(unsigned, max_const_safe)	/* UBO ranges pushed … */ \
+	X(unsigned, max_const_geom)	/* UBO ranges pushed up to the stage's … */ \
+	X(unsigned, max_const_frag) \
+	X(unsigned, max_const_compute) \
 	X(unsigned, const_upload_unit)	/* … and their alignment */ \
 	X(bool, has_pvtmem)		/* locals to scratch or to selects */ \
 	X(bool, tess_use_shared)	/* VS → TCS through local memory */

@@ -10,9 +10,11 @@
  * 8 on a3xx: Mesa's get_ubo_load_range with const_upload_unit); ranges of a
  * buffer that overlap or touch merge.  They are placed in the order they
  * were found, after the push constants (from a multiple of the upload
- * unit, as Mesa's ubo offset), while they fit under the stage's safe const
- * size (max_const_safe vec4, less what the rest of the layout takes; Mesa
- * also keeps room for immediates).  A pushed load becomes
+ * unit, as Mesa's ubo offset), while they fit under the stage's const
+ * size (Mesa's ir3_max_const(): max_const_frag, _compute or _geom vec4;
+ * max_const_safe only for a variant recompiled to fit a pipeline's
+ * limit, which a shader compiled alone is not), less what the rest of the
+ * layout takes (Mesa also keeps room for immediates).  A pushed load becomes
  *
  *	load_uniform 0 base=<byte offset in the const file>
  *
@@ -142,12 +144,23 @@ static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsign
 	*at += params + (slots + 3) / 4;
 }
 
-/* Place the ranges after `first` vec4 while they fit under the safe size
- * less `reserve` vec4; returns the byte offset past the last. */
-static unsigned place_ranges(const struct ir3_lowering *t, struct ir3_const_layout *l,
-			     unsigned first, unsigned reserve)
+/* The vec4 of the const file a stage may use (Mesa's ir3_max_const). */
+static unsigned stage_max_const(const struct shader *s, const struct ir3_lowering *t)
 {
-	unsigned limit = t->max_const_safe > reserve ? (t->max_const_safe - reserve) * 16 : 0;
+	switch (s->stage) {
+	case STAGE_FRAGMENT: return t->max_const_frag;
+	case STAGE_COMPUTE: return t->max_const_compute;
+	default: return t->max_const_geom;
+	}
+}
+
+/* Place the ranges after `first` vec4 while they fit under the stage's
+ * const size less `reserve` vec4; returns the byte offset past the last. */
+static unsigned place_ranges(const struct shader *s, const struct ir3_lowering *t,
+			     struct ir3_const_layout *l, unsigned first, unsigned reserve)
+{
+	unsigned max = stage_max_const(s, t);
+	unsigned limit = max > reserve ? (max - reserve) * 16 : 0;
 	unsigned offset = first * 16;
 	for (unsigned k = 0; k < l->num_ranges; k++) {
 		struct ir3_ubo_range *r = &l->ranges[k];
@@ -190,7 +203,7 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
 	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
 	unsigned params = (l->num_driver_params + 3) / 4;
-	unsigned offset = place_ranges(t, l, first, first + params);
+	unsigned offset = place_ranges(s, t, l, first, first + params);
 	unsigned ptrs = 0;
 	if (!t->ubo_ldc && loads_ubo(s, l, unit)) {
 		unsigned n = 0;
@@ -198,7 +211,7 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 			n = s->ubos[k]->slot + decl_num_slots(s->ubos[k]->array_size);
 		l->num_ubos = n;
 		ptrs = (n * (t->is_64bit ? 2 : 1) + 3) / 4;
-		offset = place_ranges(t, l, first, first + ptrs + params);
+		offset = place_ranges(s, t, l, first, first + ptrs + params);
 	}
 	l->ubo_vec4 = l->num_ranges && offset > first * 16 ? offset / 16 : l->user_vec4;
 	unsigned at = l->ubo_vec4;
