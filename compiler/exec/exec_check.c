@@ -127,10 +127,12 @@ static bool agrees_lowered(struct shader *s, const struct exec_backend *be,
 		return false;
 	struct interp_inputs lin;
 	be->lowered_inputs(be->ctx, in, &lin);
-	struct interp_options opt = { .step_limit = exec_step_limit(in->num_lanes),
+	struct interp_options opt = { .step_limit = exec_step_limit(lin.num_lanes),
 				      .spirv_undef = tol->spirv_undef,
 				      .float_relaxed = tol->float_relaxed };
 	struct interp_result *lwant = interp_run(be->lowered, &lin, &opt);
+	if (be->lowered_result && lwant->status == INTERP_OK)
+		be->lowered_result(be->ctx, lwant);
 	/* a backend may put buffers of its own after the global memory (ir3's
 	 * tess buffers): what the source shader has is compared */
 	if (lwant->global.size > got->global.size)

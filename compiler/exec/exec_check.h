@@ -34,6 +34,10 @@ struct exec_backend {
 	 * last run's (`in`: its uniforms are the const file the run had). */
 	struct shader *lowered;
 	void (*lowered_inputs)(void *ctx, const struct interp_inputs *in, struct interp_inputs *out);
+	/* The lowered shader's run made a result of the source shader's
+	 * shape, in place, where the lowering changed what a result is (ir3's
+	 * geometry shaders: a lane per output vertex); NULL: nothing to do. */
+	void (*lowered_result)(void *ctx, struct interp_result *run);
 };
 
 /* Seeds a check runs unless told: one of each kind of the generator's

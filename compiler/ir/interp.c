@@ -584,12 +584,12 @@ static bool exec_sysval(struct ictx *c, struct intrinsic_instr *intr, unsigned l
 	case INTR_load_patch_vertices_in:
 		put_u32(c, intr, l, 0, in->patch_vertices_in);
 		return true;
-	/* the ir3 backend's (made after optimisation): the header of the
-	 * invocation (its id in bits 11–15), and unless the inputs say (a
-	 * simulator's), patch 0, a zeroed primitive block and the identity
+	/* the ir3 backend's (made after optimisation): unless the inputs say
+	 * (a simulator's), the header of the invocation (its id in bits
+	 * 11–15), patch 0, a zeroed primitive block and the identity
 	 * primitive map (16 bytes per slot) */
 	case INTR_load_tcs_header_ir3: case INTR_load_gs_header_ir3:
-		put_u32(c, intr, l, 0, (uint64_t)l << 11);
+		put_u32(c, intr, l, 0, in->header ? in->header[l] : (uint64_t)l << 11);
 		return true;
 	case INTR_load_rel_patch_id_ir3:
 		put_u32(c, intr, l, 0, in->rel_patch_id ? in->rel_patch_id[l] : 0);
@@ -1063,19 +1063,43 @@ static bool outputs_overlap(const struct io_decl *a, const struct io_decl *b)
 	       b->component < a->component + a->num_components;
 }
 
-/* Outputs that overlap another are undefined, and so are the tessellation
- * levels the primitive does not have. */
+/* Whether `s` emits vertices (a geometry shader its backend has not
+ * lowered yet). */
+static bool emits_vertices(struct shader *s)
+{
+	if (s->stage != STAGE_GEOMETRY)
+		return false;
+	foreach_block(b, s->fn)
+		foreach_instr(in, b)
+			if (in->type == INSTR_intrinsic &&
+			    (instr_as_intrinsic(in)->op == INTR_emit_vertex ||
+			     instr_as_intrinsic(in)->op == INTR_end_primitive))
+				return true;
+	return false;
+}
+
+/* Outputs that overlap another are undefined (at the end, and in every
+ * vertex a geometry shader emitted), and so are the tessellation levels
+ * the primitive does not have; a geometry shader's results are the
+ * vertices it emitted, not what its outputs hold at the end. */
 static void poison_unused_outputs(struct ictx *c)
 {
 	struct interp_result *r = c->res;
+	bool gs = emits_vertices(c->s);
 	for (unsigned i = 0; i < r->num_outputs; i++) {
 		const struct io_decl *d = c->s->outputs[i];
 		struct interp_output *o = &r->outputs[i];
-		for (unsigned j = 0; j < r->num_outputs; j++)
-			if (i != j && outputs_overlap(d, c->s->outputs[j]))
-				memset(o->tags, INTERP_TAG_POISON, o->count);
+		for (unsigned j = 0; j < r->num_outputs; j++) {
+			if (i == j || !outputs_overlap(d, c->s->outputs[j]))
+				continue;
+			memset(o->tags, INTERP_TAG_POISON, o->count);
+			for (unsigned e = 0; e < r->num_gs_events; e++)
+				if (!r->gs_events[e].end_primitive)
+					memset(r->gs_events[e].outputs[i].tags, INTERP_TAG_POISON,
+					       r->gs_events[e].outputs[i].count);
+		}
 		for (size_t x = 0; x < o->count; x++)
-			if (tess_level_unused(c->s, d, (unsigned)(x % d->num_components)))
+			if (gs || tess_level_unused(c->s, d, (unsigned)(x % d->num_components)))
 				o->tags[x] = INTERP_TAG_POISON;
 	}
 }

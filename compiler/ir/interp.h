@@ -118,6 +118,10 @@ struct interp_inputs {
 	const uint32_t *primitive_params, *primitive_map;
 	unsigned num_primitive_params, num_primitive_map;
 	const uint32_t *rel_patch_id;	/* per lane */
+	const uint32_t *header;		/* per lane: the TCS/GS header (NULL: the lane's
+					   invocation id in bits 11–15) */
+	struct interp_buffer shared;	/* local memory's first bytes when the run starts
+					   (the previous stage's outputs); the rest poison */
 	bool ubo_unchecked;		/* an out-of-bounds UBO read is undefined (no
 					   robust access: a raw address), not 0 */
 };

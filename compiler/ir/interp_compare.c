@@ -274,49 +274,79 @@ static bool compare_image(const struct shader *s, unsigned slot, const struct in
 
 /* ---- geometry shader vertices, lane by lane ---- */
 
-static const struct interp_gs_event *nth_event(const struct interp_result *r, unsigned lane,
-					       unsigned n)
-{
-	for (unsigned i = 0; i < r->num_gs_events; i++)
-		if (r->gs_events[i].lane == lane && n-- == 0)
-			return &r->gs_events[i];
-	return NULL;
-}
+/*
+ * What a lane's events mean: its primitives.  The events are compared in
+ * a canonical form that keeps exactly that: per stream, a vertex is cut
+ * from the one before (an end_primitive event before it) when an
+ * end_primitive of its stream came since that stream's last vertex; an
+ * end_primitive that ends no primitive (before a stream's first vertex,
+ * after another, at the end) does nothing (the API's EndStreamPrimitive on
+ * an empty primitive); vertices past max_vertices (vertices_out; all
+ * streams count) have no effect, as the API allows and a machine running a
+ * fibre per output vertex (ir3) does.
+ */
+struct gs_canon {
+	const struct interp_gs_event *v;	/* the vertex, or NULL: a cut */
+	unsigned stream;
+};
 
-static const char *event_name(const struct interp_gs_event *e)
+static unsigned gs_canonical(const struct shader *s, const struct interp_result *r, unsigned lane,
+			     struct gs_canon *out)
 {
-	return !e ? "none" : e->end_primitive ? "end_primitive" : "vertex";
+	bool pending[4] = { false }, seen[4] = { false };
+	unsigned n = 0, vertices = 0, max = s->info.vertices_out;
+	for (unsigned i = 0; i < r->num_gs_events; i++) {
+		const struct interp_gs_event *e = &r->gs_events[i];
+		unsigned st = e->stream & 3;
+		if (e->lane != lane)
+			continue;
+		if (e->end_primitive) {
+			pending[st] = true;
+			continue;
+		}
+		if (max && vertices++ >= max)
+			break;
+		if (pending[st] && seen[st])
+			out[n++] = (struct gs_canon){ NULL, st };
+		out[n++] = (struct gs_canon){ e, st };
+		pending[st] = false;
+		seen[st] = true;
+	}
+	return n;
 }
 
 static bool compare_gs(const struct shader *s, const struct interp_result *b,
 		       const struct interp_result *a, const struct interp_tolerance *tol,
 		       struct strbuf *why, struct interp_diff *where)
 {
-	for (unsigned lane = 0; lane < b->num_lanes; lane++) {
-		for (unsigned n = 0;; n++) {
-			const struct interp_gs_event *eb = nth_event(b, lane, n);
-			const struct interp_gs_event *ea = nth_event(a, lane, n);
-			if (!eb && !ea)
-				break;
-			if (!eb || !ea || eb->end_primitive != ea->end_primitive ||
-			    eb->stream != ea->stream) {
+	struct gs_canon *cb = xmalloc(sizeof(*cb) * (2 * b->num_gs_events + 1));
+	struct gs_canon *ca = xmalloc(sizeof(*ca) * (2 * a->num_gs_events + 1));
+	bool same = true;
+	for (unsigned lane = 0; same && lane < b->num_lanes; lane++) {
+		unsigned nb = gs_canonical(s, b, lane, cb), na = gs_canonical(s, a, lane, ca);
+		for (unsigned n = 0; same && (n < nb || n < na); n++) {
+			const struct gs_canon *eb = n < nb ? &cb[n] : NULL, *ea = n < na ? &ca[n] : NULL;
+			if (!eb || !ea || !eb->v != !ea->v || eb->stream != ea->stream) {
 				diff_at(where, (struct interp_diff){ .kind = INTERP_DIFF_GS, .lane = lane,
 						.event = (int)n, .decl = ~0u });
 				strbuf_addf(why, "lane %u: geometry event %u differs (%s before, %s after)",
-					    lane, n, event_name(eb), event_name(ea));
-				return false;
+					    lane, n, !eb ? "none" : eb->v ? "vertex" : "end_primitive",
+					    !ea ? "none" : ea->v ? "vertex" : "end_primitive");
+				same = false;
+				break;
 			}
-			if (eb->end_primitive)
+			if (!eb->v)
 				continue;
 			char what[64];
 			snprintf(what, sizeof(what), "lane %u emitted vertex %u: output", lane, n);
-			for (unsigned o = 0; o < b->num_outputs; o++)
-				if (!compare_output(s, b, &eb->outputs[o], &ea->outputs[o],
-						    (struct where){ what, o, (int)n, where }, tol, why))
-					return false;
+			for (unsigned o = 0; same && o < b->num_outputs; o++)
+				same = compare_output(s, b, &eb->v->outputs[o], &ea->v->outputs[o],
+						      (struct where){ what, o, (int)n, where }, tol, why);
 		}
 	}
-	return true;
+	free(cb);
+	free(ca);
+	return same;
 }
 
 bool interp_compare(const struct shader *s, const struct interp_result *before,

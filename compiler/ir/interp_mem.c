@@ -45,7 +45,12 @@ void interp_mem_setup(struct ictx *c)
 	for (unsigned i = 0; i < in->num_ssbos; i++)
 		mem_init(c, &c->ssbo[i], in->ssbo[i].size, in->ssbo[i].data, false);
 	mem_init(c, &c->global, in->global.size, in->global.data, false);
-	mem_init(c, &c->shared, s->info.shared_size, NULL, true);
+	uint32_t shared = s->info.shared_size > in->shared.size ? s->info.shared_size : in->shared.size;
+	mem_init(c, &c->shared, shared, NULL, true);
+	if (in->shared.size) {
+		memcpy(c->shared.data, in->shared.data, in->shared.size);
+		memset(c->shared.tags, 0, in->shared.size);
+	}
 	c->scratch = arena_array(&c->arena, struct mem, c->nl);
 	for (unsigned l = 0; l < c->nl && s->info.scratch_size; l++)
 		mem_init(c, &c->scratch[l], s->info.scratch_size, NULL, true);

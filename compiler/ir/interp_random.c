@@ -436,6 +436,47 @@ static void fill_inputs(struct rng *r, struct shader *s, struct interp_inputs *i
 	}
 }
 
+/* Two inputs declared at one component of a location (an interface
+ * Vulkan does not allow; glslang's automatic locations put an unlocated
+ * block at an explicit one's location) read what the previous stage wrote
+ * there, one value: the later declaration takes the earlier one's bits. */
+static bool inputs_share(const struct io_decl *a, const struct io_decl *b)
+{
+	if (a->builtin != BUILTIN_none || b->builtin != BUILTIN_none || a->location < 0 ||
+	    b->location < 0 || a->patch != b->patch || a->per_vertex != b->per_vertex)
+		return false;
+	int ae = a->location + (int)decl_num_slots(a->array_size);
+	int be = b->location + (int)decl_num_slots(b->array_size);
+	return a->location < be && b->location < ae && a->component < b->component + b->num_components &&
+	       b->component < a->component + a->num_components;
+}
+
+static void share_inputs(struct shader *s, struct interp_inputs *in)
+{
+	unsigned lanes = in->num_lanes, verts = in->num_vertices;
+	for (unsigned j = 0; j < s->num_inputs; j++)
+		for (unsigned i = 0; i < j; i++) {
+			const struct io_decl *a = s->inputs[i], *b = s->inputs[j];
+			if (!inputs_share(a, b))
+				continue;
+			uint64_t mask = b->bit_size >= 64 ? UINT64_MAX : ((uint64_t)1 << b->bit_size) - 1;
+			for (unsigned l = 0; l < (b->patch ? 1 : lanes); l++)
+				for (unsigned v = 0; v < (b->per_vertex ? verts : 1); v++)
+					for (unsigned e = 0; e < decl_num_slots(b->array_size); e++)
+						for (unsigned c = 0; c < b->num_components; c++) {
+							int ae = b->location + (int)e - a->location;
+							int ac = b->component + (int)c - a->component;
+							if (ae < 0 || ae >= (int)decl_num_slots(a->array_size) ||
+							    ac < 0 || ac >= (int)a->num_components)
+								continue;
+							in->input[j][interp_input_index(in, b, l, v, e, c)] =
+								in->input[i][interp_input_index(
+									in, a, l, v, (unsigned)ae, (unsigned)ac)] &
+								mask;
+						}
+		}
+}
+
 static void fill_texture(struct rng *r, struct interp_texture *t, const struct resource_decl *d)
 {
 	unsigned n = d ? image_dim_coords(d->dim) : 2, maxdim = 1;
@@ -506,6 +547,7 @@ struct interp_inputs *interp_inputs_random(struct shader *s, uint64_t seed)
 	in->seed = seed;
 	struct word_kinds wk = word_kinds(s, in);
 	fill_inputs(&r, s, in);
+	share_inputs(s, in);
 	fill_buffer(&r, &in->uniforms, wk.uniforms);
 	fill_buffer(&r, &in->push_constants, wk.push_constants);
 	fill_buffer(&r, &in->global, NULL);

@@ -596,7 +596,8 @@ static void exec_kill(struct srun *r, uint32_t pc, unsigned f)
 		return;
 	}
 	r->state[f] = FIBRE_KILLED;
-	r->res->fate[f] = LANE_DISCARDED;
+	if (!r->gs_verts)	/* a GS fibre killed: a vertex not emitted */
+		r->res->fate[f] = LANE_DISCARDED;
 }
 
 static void exec_end(struct srun *r, uint32_t pc, unsigned f)
@@ -813,8 +814,10 @@ struct interp_result *ir3_sim_run(struct ir3_sim *sim, const struct interp_input
 	strbuf_init(&r->refused_msg);
 	r->sim = sim;
 	r->in = in;
-	r->nf = in->num_lanes;
+	r->nf = sim_stage_fibres(sim, in);
+	r->gs_verts = sim->s->stage == STAGE_GEOMETRY ? r->nf / in->num_lanes : 0;
 	r->res = interp_result_create(sim->s, in);
+	r->outs = r->res->outputs;
 	size_t n = (size_t)r->nf * SIM_UNITS;
 	r->reg = arena_array(&r->arena, uint16_t, n);
 	r->poison = arena_alloc(&r->arena, n);
@@ -833,7 +836,7 @@ struct interp_result *ir3_sim_run(struct ir3_sim *sim, const struct interp_input
 	sim_bind_inputs(r);
 	if (!r->stop)
 		run_waves(r);
-	if (!r->stop)
+	if (!r->stop && !r->gs_verts)
 		for (unsigned f = 0; f < r->nf; f++)
 			if (r->state[f] == FIBRE_ENDED && r->demoted[f])
 				r->res->fate[f] = LANE_DEMOTED;
@@ -904,7 +907,7 @@ static bool compact_io(const struct shader *s)
 static bool stage_supported(enum shader_stage st)
 {
 	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE ||
-	       st == STAGE_TESS_CTRL || st == STAGE_TESS_EVAL;
+	       st == STAGE_TESS_CTRL || st == STAGE_TESS_EVAL || st == STAGE_GEOMETRY;
 }
 
 struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *why)
@@ -921,9 +924,16 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 		strbuf_addf(why, "the simulator does not run %s shaders yet", stage_name(s->stage));
 		return NULL;
 	}
-	if ((s->stage == STAGE_TESS_CTRL || s->stage == STAGE_TESS_EVAL) && compact_io(s)) {
+	if (s->stage != STAGE_VERTEX && s->stage != STAGE_FRAGMENT && s->stage != STAGE_COMPUTE &&
+	    compact_io(s)) {
 		strbuf_addstr(why, "clip or cull distances through tessellation memory: "
 			      "lower_ir3_tess does not pack them as Mesa's compact arrays yet");
+		return NULL;
+	}
+	if (s->stage == STAGE_GEOMETRY &&
+	    (s->info.invocations ? s->info.invocations : 1) * s->info.vertices_out > SIM_MAX_FIBRES) {
+		strbuf_addf(why, "a geometry shader of more than %u output vertices in all its "
+			    "invocations (the simulator's fibres)", SIM_MAX_FIBRES);
 		return NULL;
 	}
 	if (!ir->target->is_64bit && uses_global(s)) {
@@ -1037,9 +1047,16 @@ static void lowered_inputs_cb(void *ctx, const struct interp_inputs *in, struct 
 	sim_stage_lowered_inputs(r, out);
 }
 
+static void lowered_result_cb(void *ctx, struct interp_result *run)
+{
+	struct ir3_sim *sim = ctx;
+	sim_stage_lowered_result(sim->last, run);
+}
+
 struct exec_backend ir3_sim_backend(struct ir3_sim *sim, struct shader *lowered)
 {
 	return (struct exec_backend){ .name = "ir3 simulator", .ctx = sim, .prepare = prepare_cb,
 				      .run = run_cb, .origin = origin_cb, .lowered = lowered,
-				      .lowered_inputs = lowered_inputs_cb };
+				      .lowered_inputs = lowered_inputs_cb,
+				      .lowered_result = lowered_result_cb };
 }

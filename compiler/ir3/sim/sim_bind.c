@@ -212,8 +212,8 @@ void sim_bind_inputs(struct srun *r)
 	r->out_writer = arena_array(&r->arena, uint32_t *, s->num_outputs + 1);
 	r->out_cause = arena_array(&r->arena, uint32_t *, s->num_outputs + 1);
 	for (unsigned o = 0; o < s->num_outputs; o++) {
-		r->out_writer[o] = arena_array(&r->arena, uint32_t, r->res->outputs[o].count + 1);
-		r->out_cause[o] = arena_array(&r->arena, uint32_t, r->res->outputs[o].count + 1);
+		r->out_writer[o] = arena_array(&r->arena, uint32_t, r->outs[o].count + 1);
+		r->out_cause[o] = arena_array(&r->arena, uint32_t, r->outs[o].count + 1);
 	}
 	for (unsigned k = 0; k < r->sim->nsetup && !r->stop; k++)
 		if (r->sim->setup[k]->opc == OPC_META_INPUT)
@@ -274,14 +274,16 @@ static void put_output(struct srun *r, unsigned f, const struct ir3_iface_output
 		       struct sval v, uint32_t writer)
 {
 	const struct shader *s = r->sim->s;
-	if (comp >= 4 || o->comp[comp].decl < 0 || (unsigned)o->comp[comp].decl >= s->num_outputs)
+	if (comp >= 4 || o->comp[comp].decl < 0)
 		return;
 	unsigned decl = (unsigned)o->comp[comp].decl;
+	if (sim_stage_output(r, f, decl, v) || decl >= s->num_outputs)
+		return;
 	const struct io_decl *d = s->outputs[decl];
 	int dc = (int)comp - (int)d->component;
 	if (dc < 0 || dc >= (int)d->num_components)
 		return;
-	struct interp_output *out = &r->res->outputs[decl];
+	struct interp_output *out = &r->outs[decl];
 	if (f >= out->lanes && out->lanes != 1)
 		return;
 	size_t x = interp_io_index(d, out->lanes, out->vertices, out->lanes == 1 ? 0 : f, 0,
@@ -351,10 +353,15 @@ void ir3_sim_origin(struct ir3_sim *sim, const struct interp_diff *at, struct st
 	if (!r)
 		return;
 	uint32_t writer = 0, cause = 0;
-	if (at->kind == INTERP_DIFF_OUTPUT && at->decl < sim->s->num_outputs) {
+	int fibre = at->kind == INTERP_DIFF_GS ? sim_stage_event_fibre(r, at->lane, at->event)
+					       : (int)at->lane;
+	if (at->kind == INTERP_DIFF_GS && at->decl != ~0u && fibre < 0) {
+		strbuf_addstr(out, "the machine code did not emit it");
+	} else if ((at->kind == INTERP_DIFF_OUTPUT || at->kind == INTERP_DIFF_GS) &&
+		   at->decl < sim->s->num_outputs) {
 		const struct io_decl *d = sim->s->outputs[at->decl];
-		const struct interp_output *o = &r->res->outputs[at->decl];
-		size_t x = interp_io_index(d, o->lanes, o->vertices, o->lanes == 1 ? 0 : at->lane,
+		const struct interp_output *o = &r->outs[at->decl];
+		size_t x = interp_io_index(d, o->lanes, o->vertices, o->lanes == 1 ? 0 : (unsigned)fibre,
 					   at->vertex, at->slot, at->comp);
 		if (x < o->count) {
 			writer = r->out_writer[at->decl][x];

@@ -25,6 +25,7 @@
 #define SIM_CONSTS (4 * 1024)		/* const components */
 #define SIM_NONE INT64_MIN
 #define SIM_MAX_ALIASES 32
+#define SIM_MAX_FIBRES 1024		/* as the interpreter's lanes */
 
 /* One instruction of the flattened program. */
 struct sinstr {
@@ -112,6 +113,14 @@ struct srun {
 	unsigned nubo;
 	struct smem *priv;		/* per fibre */
 	struct smem tess_param, tess_factor;
+	/* geometry: fibres per lane (vertices_out; 0 for other stages), each
+	 * fibre's vertex_flags output (lower_ir3_gs) and poison, and the
+	 * fibre of each event of the result */
+	unsigned gs_verts;
+	uint32_t *gs_flags;
+	uint8_t *gs_flags_poison;
+	unsigned *gs_event_fibre;
+	uint8_t *gs_local;		/* local memory as the run started (the inputs) */
 	struct smem *image;		/* per slot: 4 dwords per texel, as the interpreter's */
 	unsigned nimage;
 	uint8_t **image_tags;		/* per slot: 4 per texel; NULL until written */
@@ -120,6 +129,10 @@ struct srun {
 	uint32_t rt[32];
 	uint8_t rt_set[32];
 	uint32_t rt_writer[32];
+	/* the outputs `end` gives, per declaration: the result's, or (a
+	 * geometry shader) per fibre, which sim_stage_finish() makes the
+	 * lanes' vertices */
+	struct interp_output *outs;
 	uint32_t **out_writer;		/* per output declaration and component: pc + 1 */
 	uint32_t **out_cause;		/* … and the refused read that made it poison */
 
@@ -202,11 +215,20 @@ void sim_mem_region(struct srun *r, struct smem *m, uint32_t size, uint64_t base
 void sim_exec_tex(struct srun *r, uint32_t pc);
 void sim_prefetch(struct srun *r, const struct ir3_instruction *i);
 
-/* sim_stage.c: tessellation I/O through memory */
+/* sim_stage.c: tessellation and geometry I/O through memory */
+/* The fibres a run on `in` takes: a lane each, a geometry shader's
+ * vertices_out per lane. */
+unsigned sim_stage_fibres(const struct ir3_sim *sim, const struct interp_inputs *in);
 void sim_stage_setup(struct srun *r);
 void sim_stage_finish(struct srun *r);
 bool sim_stage_sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k, uint32_t *v);
+/* A geometry shader's output `decl` (the lowered shader's: vertex_flags
+ * is past the source's) of fibre f: true when it took it. */
+bool sim_stage_output(struct srun *r, unsigned f, unsigned decl, struct sval v);
+/* The fibre that emitted event `event` of `lane` (a geometry shader), or -1. */
+int sim_stage_event_fibre(const struct srun *r, unsigned lane, int event);
 void sim_stage_lowered_inputs(struct srun *r, struct interp_inputs *out);
+void sim_stage_lowered_result(struct srun *r, struct interp_result *run);
 
 /* sim_bind.c: the interface */
 void sim_set_const(struct srun *r, unsigned comp, uint32_t v);

@@ -1,5 +1,6 @@
 /*
- * The stage interfaces that go through memory (lower_ir3_tess.c): the
+ * The stage interfaces that go through memory (lower_ir3_tess.c,
+ * lower_ir3_gs.c): the
  * simulator lays out what the producer stage would have written, as the
  * driver describes it in the const file (the primitive params and map),
  * and reads back what the shader wrote.
@@ -179,16 +180,17 @@ static void tes_setup(struct srun *r)
 		}
 }
 
-/* ---- TCS ---- */
+/* ---- TCS, GS: the previous stage's outputs in local memory ---- */
 
-static void tcs_setup(struct srun *r)
+/* Lane l's per-vertex inputs as local primitive l of the VS's (or TES's)
+ * output: 16 bytes a slot, one vertex after the other, a primitive of
+ * in->num_vertices vertices per lane (Mesa's stride layout). */
+static bool local_inputs(struct srun *r)
 {
 	const struct shader *s = r->sim->s;
 	const struct interp_inputs *in = r->in;
-	if (!words_only(r, s->inputs, s->num_inputs) || !words_only(r, s->outputs, s->num_outputs))
-		return;
-	/* the inputs: 16 bytes a slot, one vertex after the other, a
-	 * primitive (patch_vertices_in vertices) per fibre */
+	if (!words_only(r, s->inputs, s->num_inputs))
+		return false;
 	unsigned map[IR3_MAX_MAP_SLOTS] = { 0 }, slots = 0;
 	for (unsigned k = 0; k < s->num_inputs; k++) {
 		const struct io_decl *d = s->inputs[k];
@@ -196,7 +198,7 @@ static void tcs_setup(struct srun *r)
 			int index = ir3_io_unique_index(d, e);
 			if (index < 0 || index >= IR3_MAX_MAP_SLOTS) {
 				sim_error(r, "a per-vertex input without a place in the primitive map");
-				return;
+				return false;
 			}
 			map[index] = 16 * slots++;
 		}
@@ -206,21 +208,29 @@ static void tcs_setup(struct srun *r)
 	set_param(r, IR3_PP_VS_PRIMITIVE_STRIDE, verts * vstride);
 	set_param(r, IR3_PP_VS_VERTEX_STRIDE, vstride);
 	set_param(r, IR3_PP_PATCH_VERTICES_IN, verts);
-	uint32_t size = r->nf * verts * vstride;
+	uint32_t size = in->num_lanes * verts * vstride;
 	if (size < r->shared.size)
 		size = r->shared.size;
 	sim_mem_region(r, &r->shared, size, 0, true);
-	for (unsigned f = 0; f < r->nf; f++)
+	for (unsigned l = 0; l < in->num_lanes; l++)
 		for (unsigned k = 0; k < s->num_inputs; k++) {
 			const struct io_decl *d = s->inputs[k];
 			for (unsigned e = 0; d->per_vertex && e < decl_num_slots(d->array_size); e++)
 				for (unsigned v = 0; v < verts; v++)
 					for (unsigned c = 0; c < d->num_components; c++)
 						put_word(&r->shared,
-							 ((uint64_t)f * verts * vstride + v * vstride +
+							 ((uint64_t)l * verts * vstride + v * vstride +
 							  map[ir3_io_unique_index(d, e)]) / 4 + d->component + c,
-							 in->input[k][interp_input_index(in, d, f, v, e, c)]);
+							 in->input[k][interp_input_index(in, d, l, v, e, c)]);
 		}
+	return true;
+}
+
+static void tcs_setup(struct srun *r)
+{
+	const struct shader *s = r->sim->s;
+	if (!words_only(r, s->outputs, s->num_outputs) || !local_inputs(r))
+		return;
 	/* the outputs: the TCS's own map, one patch */
 	unsigned omap[IR3_MAX_MAP_SLOTS] = { 0 }, stride = ir3_tcs_output_map(s, omap), inner, outer;
 	ir3_tess_level_counts(s->info.tess_primitive, &inner, &outer);
@@ -254,6 +264,170 @@ static void tcs_outputs(struct srun *r)
 	}
 }
 
+/* ---- GS ---- */
+
+/*
+ * lower_ir3_gs: the hardware runs a fibre per output vertex of each
+ * invocation (lane l's vertex v is fibre l·vertices_out + v, its header's
+ * local thread id v); fibre v keeps the outputs of the v-th emit_vertex,
+ * with vertex_flags (the stream; 4: a primitive starts at it), and the
+ * fibres of vertices never emitted are killed.  The lanes' vertices are
+ * read back from the fibres that ended, in order.
+ */
+static void gs_setup(struct srun *r)
+{
+	const struct shader *s = r->sim->s;
+	if (!local_inputs(r))
+		return;
+	r->gs_local = arena_alloc(&r->arena, r->shared.size + 1);
+	memcpy(r->gs_local, r->shared.data, r->shared.size);
+	r->outs = arena_array(&r->arena, struct interp_output, s->num_outputs + 1);
+	for (unsigned o = 0; o < s->num_outputs; o++) {
+		const struct interp_output *lo = &r->res->outputs[o];
+		size_t per_lane = lo->count / (lo->lanes ? lo->lanes : 1);
+		struct interp_output *fo = &r->outs[o];
+		fo->lanes = r->nf;
+		fo->vertices = lo->vertices;
+		fo->count = per_lane * r->nf;
+		fo->vals = arena_array(&r->arena, uint64_t, fo->count + 1);
+		fo->tags = arena_alloc(&r->arena, fo->count + 1);
+		memset(fo->tags, INTERP_TAG_POISON, fo->count);
+	}
+	r->gs_flags = arena_array(&r->arena, uint32_t, r->nf);
+	r->gs_flags_poison = arena_alloc(&r->arena, r->nf);
+	memset(r->gs_flags_poison, 1, r->nf);
+}
+
+bool sim_stage_output(struct srun *r, unsigned f, unsigned decl, struct sval v)
+{
+	/* lower_ir3_gs adds vertex_flags after the source's outputs */
+	if (!r->gs_verts || decl != r->sim->s->num_outputs)
+		return false;
+	r->gs_flags[f] = v.bits;
+	r->gs_flags_poison[f] = v.poison;
+	return true;
+}
+
+/* What the fibres of a geometry shader left: their outputs (a lane per
+ * fibre), whether each ended (its vertex emitted) and its vertex_flags. */
+struct gs_fibres {
+	unsigned lanes, verts;
+	const struct interp_output *outs;
+	const uint8_t *ended, *flags_poison;
+	const uint32_t *flags;
+};
+
+static void add_event(struct interp_result *res, const struct gs_fibres *g, unsigned lane,
+		      unsigned f, bool end, unsigned stream)
+{
+	unsigned n = res->num_gs_events;
+	res->gs_events = arena_realloc(&res->arena, res->gs_events, n * sizeof(*res->gs_events),
+				       (n + 1) * sizeof(*res->gs_events));
+	struct interp_gs_event *e = &res->gs_events[res->num_gs_events++];
+	*e = (struct interp_gs_event){ .lane = lane, .end_primitive = end, .stream = stream };
+	if (end)
+		return;
+	e->outputs = arena_array(&res->arena, struct interp_output, res->num_outputs + 1);
+	for (unsigned o = 0; o < res->num_outputs; o++) {
+		const struct interp_output *fo = &g->outs[o];
+		size_t per = fo->count / fo->lanes;
+		struct interp_output *d = &e->outputs[o];
+		*d = (struct interp_output){ .lanes = 1, .vertices = fo->vertices, .count = per };
+		d->vals = arena_array(&res->arena, uint64_t, per + 1);
+		d->tags = arena_alloc(&res->arena, per + 1);
+		memcpy(d->vals, fo->vals + per * f, per * sizeof(uint64_t));
+		memcpy(d->tags, fo->tags + per * f, per);
+	}
+}
+
+/* The lanes' events into `res` in the canonical form interp_compare()
+ * reads (a cut only before a vertex that follows one of its stream), the
+ * fibre of each in `fibre` (or NULL); -1, or the first fibre whose
+ * vertex_flags are undefined. */
+static int gs_events(struct interp_result *res, const struct gs_fibres *g, struct arena *a,
+		     unsigned **fibre)
+{
+	for (unsigned l = 0; l < g->lanes; l++) {
+		bool seen[4] = { false };
+		for (unsigned v = 0; v < g->verts; v++) {
+			unsigned f = l * g->verts + v;
+			if (!g->ended[f])
+				continue;
+			if (g->flags_poison[f])
+				return (int)f;
+			unsigned stream = g->flags[f] & 3;
+			for (int end = (g->flags[f] & 4) && seen[stream]; end >= 0; end--) {
+				if (fibre) {
+					unsigned n = res->num_gs_events;
+					*fibre = arena_realloc(a, *fibre, n * sizeof(unsigned),
+							       (n + 1) * sizeof(unsigned));
+					(*fibre)[n] = f;
+				}
+				add_event(res, g, l, f, end, stream);
+			}
+			seen[stream] = true;
+		}
+	}
+	return -1;
+}
+
+static void gs_finish(struct srun *r)
+{
+	uint8_t *ended = arena_alloc(&r->arena, r->nf);
+	for (unsigned f = 0; f < r->nf; f++)
+		ended[f] = r->state[f] == FIBRE_ENDED;
+	struct gs_fibres g = { r->in->num_lanes, r->gs_verts, r->outs, ended, r->gs_flags_poison,
+			       r->gs_flags };
+	int bad = gs_events(r->res, &g, &r->arena, &r->gs_event_fibre);
+	if (bad >= 0)
+		sim_stop(r, "lane %u vertex %u: its vertex_flags are undefined",
+			 (unsigned)bad / r->gs_verts, (unsigned)bad % r->gs_verts);
+}
+
+/* The lowered geometry shader's run (a lane per fibre, vertex_flags its
+ * last output) as the source's result: the lanes' vertices. */
+static void gs_lowered_result(struct srun *r, struct interp_result *run)
+{
+	const struct shader *s = r->sim->s;
+	if (run->num_lanes != r->nf || run->num_outputs != s->num_outputs + 1)
+		return;
+	const struct interp_output *fl = &run->outputs[s->num_outputs];
+	uint8_t *ended = arena_alloc(&run->arena, r->nf), *poison = arena_alloc(&run->arena, r->nf);
+	uint32_t *flags = arena_array(&run->arena, uint32_t, r->nf);
+	for (unsigned f = 0; f < r->nf; f++) {
+		ended[f] = run->fate[f] == LANE_LIVE;
+		flags[f] = f < fl->count ? (uint32_t)fl->vals[f] : 0;
+		poison[f] = f >= fl->count || (fl->tags[f] & INTERP_TAG_POISON);
+	}
+	struct gs_fibres g = { r->in->num_lanes, r->gs_verts, run->outputs, ended, poison, flags };
+	const struct interp_result *shape = r->res;
+	run->num_lanes = shape->num_lanes;
+	run->fate = arena_array(&run->arena, uint8_t, shape->num_lanes);
+	run->num_outputs = s->num_outputs;
+	if (gs_events(run, &g, &run->arena, NULL) >= 0) {
+		run->status = INTERP_UNDEFINED;
+		run->message = arena_strdup(&run->arena, "a vertex_flags output is undefined");
+	}
+	/* the outputs at the end are not results: poison */
+	struct interp_output *outs = arena_array(&run->arena, struct interp_output,
+						 s->num_outputs + 1);
+	for (unsigned o = 0; o < s->num_outputs; o++) {
+		outs[o] = shape->outputs[o];
+		outs[o].vals = arena_array(&run->arena, uint64_t, outs[o].count + 1);
+		outs[o].tags = arena_alloc(&run->arena, outs[o].count + 1);
+		memset(outs[o].tags, INTERP_TAG_POISON, outs[o].count);
+	}
+	run->outputs = outs;
+}
+
+int sim_stage_event_fibre(const struct srun *r, unsigned lane, int event)
+{
+	for (unsigned i = 0; i < r->res->num_gs_events && r->gs_event_fibre; i++)
+		if (r->res->gs_events[i].lane == lane && event-- == 0)
+			return (int)r->gs_event_fibre[i];
+	return -1;
+}
+
 /* ---- the system values the stages take from their header ---- */
 
 bool sim_stage_sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k, uint32_t *v)
@@ -273,6 +447,14 @@ bool sim_stage_sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k,
 		 * fibre's own inputs) from bit 16 (a650+) or 0 */
 		*v = (uint32_t)f << 11 | (uint32_t)f << (sim->t->tess_use_shared ? 16 : 0);
 		return true;
+	case INTR_load_gs_header_ir3: {
+		/* the local thread id (the vertex) in bits 16-25, the invocation
+		 * id in bits 11-15, the local primitive (the lane's own inputs)
+		 * from bit 0 */
+		unsigned lane = f / r->gs_verts, vertex = f % r->gs_verts;
+		*v = (uint32_t)vertex << 16 | (uint32_t)lane << 11 | lane;
+		return true;
+	}
 	default:
 		return false;
 	}
@@ -282,16 +464,48 @@ bool sim_stage_sysval(struct srun *r, enum intrinsic op, unsigned f, unsigned k,
  * from the const file, its patch, and the tess buffers after the global
  * memory (exec_check compares the global memory the source shader has).
  * (A lowered TCS writes its outputs to memory the run does not return:
- * it has none to compare.) */
-void sim_stage_lowered_inputs(struct srun *r, struct interp_inputs *out)
+ * it has none to compare.)  The lowered GS: gs_lowered_inputs(). */
+static void lowered_params(struct srun *r, struct interp_inputs *out)
 {
-	if (r->sim->s->stage != STAGE_TESS_EVAL || !r->tess_param.data)
-		return;
 	const struct ir3_const_layout *l = &r->sim->f->layout;
 	out->primitive_params = &r->consts[l->primitive_param_vec4 * 4];
 	out->num_primitive_params = 8;
 	out->primitive_map = &r->consts[l->primitive_map_vec4 * 4];
 	out->num_primitive_map = (l->size_vec4 - l->primitive_map_vec4) * 4;
+}
+
+/* The lowered GS runs a lane per fibre, with its header, on the local
+ * memory the run started with; it reads no stage input of its own. */
+static void gs_lowered_inputs(struct srun *r, struct interp_inputs *out)
+{
+	const struct shader *s = r->sim->s;
+	lowered_params(r, out);
+	out->num_lanes = r->nf;
+	uint32_t *header = arena_array(&r->arena, uint32_t, r->nf + 1);
+	for (unsigned f = 0; f < r->nf; f++)
+		sim_stage_sysval(r, INTR_load_gs_header_ir3, f, 0, &header[f]);
+	out->header = header;
+	out->shared = (struct interp_buffer){ r->gs_local, r->shared.size };
+	out->input = arena_array(&r->arena, uint64_t *, s->num_inputs + 1);
+	out->input_count = arena_array(&r->arena, size_t, s->num_inputs + 1);
+	for (unsigned k = 0; k < s->num_inputs; k++) {
+		const struct io_decl *d = s->inputs[k];
+		out->input_count[k] = (size_t)(d->patch ? 1 : r->nf) *
+				      (d->per_vertex ? out->num_vertices : 1) *
+				      decl_num_slots(d->array_size) * d->num_components;
+		out->input[k] = arena_array(&r->arena, uint64_t, out->input_count[k] + 1);
+	}
+}
+
+void sim_stage_lowered_inputs(struct srun *r, struct interp_inputs *out)
+{
+	if (r->sim->s->stage == STAGE_GEOMETRY && r->gs_local) {
+		gs_lowered_inputs(r, out);
+		return;
+	}
+	if (r->sim->s->stage != STAGE_TESS_EVAL || !r->tess_param.data)
+		return;
+	lowered_params(r, out);
 	uint32_t *patch = arena_array(&r->arena, uint32_t, r->nf + 1);
 	for (unsigned f = 0; f < r->nf; f++)
 		patch[f] = f;
@@ -305,17 +519,36 @@ void sim_stage_lowered_inputs(struct srun *r, struct interp_inputs *out)
 	out->global = (struct interp_buffer){ g, (uint32_t)size };
 }
 
+void sim_stage_lowered_result(struct srun *r, struct interp_result *run)
+{
+	if (r->sim->s->stage == STAGE_GEOMETRY)
+		gs_lowered_result(r, run);
+}
+
+unsigned sim_stage_fibres(const struct ir3_sim *sim, const struct interp_inputs *in)
+{
+	if (sim->s->stage != STAGE_GEOMETRY)
+		return in->num_lanes;
+	unsigned v = sim->s->info.vertices_out;
+	return in->num_lanes * (v ? v : 1);
+}
+
 void sim_stage_setup(struct srun *r)
 {
 	switch (r->sim->s->stage) {
 	case STAGE_TESS_EVAL: tes_setup(r); return;
 	case STAGE_TESS_CTRL: tcs_setup(r); return;
+	case STAGE_GEOMETRY: gs_setup(r); return;
 	default: return;
 	}
 }
 
 void sim_stage_finish(struct srun *r)
 {
-	if (r->sim->s->stage == STAGE_TESS_CTRL && !r->stop)
+	if (r->stop)
+		return;
+	if (r->sim->s->stage == STAGE_TESS_CTRL)
 		tcs_outputs(r);
+	if (r->sim->s->stage == STAGE_GEOMETRY)
+		gs_finish(r);
 }
