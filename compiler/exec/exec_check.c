@@ -61,7 +61,7 @@ static bool same_machine(const struct interp_inputs *a, const struct interp_inpu
 {
 	return a->subgroup_size == b->subgroup_size &&
 	       a->coarse_derivatives == b->coarse_derivatives &&
-	       a->ubo_unchecked == b->ubo_unchecked;
+	       a->ubo_unchecked == b->ubo_unchecked && a->address_bits == b->address_bits;
 }
 
 /* The inputs of `seed` as `be` prepares them and the interpreter's run on

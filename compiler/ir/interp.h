@@ -124,6 +124,9 @@ struct interp_inputs {
 					   (the previous stage's outputs); the rest poison */
 	bool ubo_unchecked;		/* an out-of-bounds UBO read is undefined (no
 					   robust access: a raw address), not 0 */
+	unsigned address_bits;		/* 32: a global access reads the address's low
+					   half (a GPU of 32-bit addresses: a pointer's
+					   high half is 0 there); 0: all 64 bits */
 };
 
 /* Inputs sized for `s`, all zero but system values. */

@@ -225,6 +225,8 @@ static bool addr_undef(struct ictx *c, struct intrinsic_instr *intr, unsigned sr
 
 static uint64_t global_offset(struct ictx *c, uint64_t addr)
 {
+	if (c->in->address_bits == 32)
+		addr &= UINT32_MAX;
 	return addr >= c->in->global_base ? addr - c->in->global_base : UINT64_MAX;
 }
 

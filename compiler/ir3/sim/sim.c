@@ -877,21 +877,6 @@ static bool supported(const struct ir3_instruction *i)
 	return true;
 }
 
-/* Whether `s` reaches memory through 64-bit pointers of its own. */
-static bool uses_global(struct shader *s)
-{
-	ir_foreach_block(b, s->fn)
-		ir_foreach_instr(in, b) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			enum intrinsic op = instr_as_intrinsic(in)->op;
-			if (op == INTR_load_global || op == INTR_store_global ||
-			    op == INTR_global_atomic || op == INTR_global_atomic_swap)
-				return true;
-		}
-	return false;
-}
-
 /* Whether the stage's per-vertex I/O has clip or cull distance arrays. */
 static bool compact_io(const struct shader *s)
 {
@@ -934,11 +919,6 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 	    (s->info.invocations ? s->info.invocations : 1) * s->info.vertices_out > SIM_MAX_FIBRES) {
 		strbuf_addf(why, "a geometry shader of more than %u output vertices in all its "
 			    "invocations (the simulator's fibres)", SIM_MAX_FIBRES);
-		return NULL;
-	}
-	if (!ir->target->is_64bit && uses_global(s)) {
-		strbuf_addstr(why, "64-bit pointers on a GPU of 32-bit addresses (a3xx/a4xx): the "
-			      "machine code sees their low half only");
 		return NULL;
 	}
 	struct ir3_sim *sim = xcalloc(1, sizeof(*sim));
@@ -1012,6 +992,9 @@ void ir3_sim_prepare(struct ir3_sim *sim, struct interp_inputs *in)
 	in->coarse_derivatives = true;
 	/* a3xx-a5xx read UBOs with ldg at the address the const file holds */
 	in->ubo_unchecked = !sim->t->ubo_ldc;
+	/* a3xx/a4xx: 32-bit GPU addresses (the machine code keeps a
+	 * pointer's low half for the access) */
+	in->address_bits = sim->t->is_64bit ? 0 : 32;
 }
 
 static void prepare_cb(void *ctx, struct interp_inputs *in)
