@@ -53,7 +53,7 @@ void exec_cache_free(struct exec_cache *c)
 uint64_t exec_step_limit(unsigned lanes)
 {
 	uint64_t n = EXEC_LANE_STEPS / (lanes ? lanes : 1);
-	return n < 1000 ? 1000 : n > INTERP_DEFAULT_STEP_LIMIT ? INTERP_DEFAULT_STEP_LIMIT : n;
+	return n < 1000 ? 1000 : n;
 }
 
 /* Whether two preparations of one seed's inputs are the same machine's. */
@@ -156,6 +156,7 @@ static bool check_seed(struct shader *s, const struct exec_backend *be, uint64_t
 	bool same = true;
 	if (run.want->status != INTERP_OK) {
 		st->skipped++;
+		st->skipped_limit += run.want->status == INTERP_STEP_LIMIT;
 	} else {
 		uint64_t t0 = now_ns();
 		struct interp_result *got = be->run(be->ctx, run.in);
@@ -197,7 +198,7 @@ bool exec_check(struct shader *s, const struct exec_backend *be, uint64_t first,
 	if (!st)
 		st = &own;
 	*st = (struct exec_stats){ 0 };
-	for (unsigned k = 0; k < seeds; k++)
+	for (unsigned k = 0; k < seeds || (!st->compared && k < EXEC_MORE_SEEDS * seeds); k++)
 		if (!check_seed(s, be, first + k, tol, diag, st, cache))
 			return false;
 	return true;

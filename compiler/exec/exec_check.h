@@ -41,8 +41,12 @@ struct exec_backend {
 };
 
 /* Seeds a check runs unless told: one of each kind of the generator's
- * inputs (tame, some special values, many), and one more tame. */
+ * inputs (tame, some special values, many, tame in [0, 1]). */
 #define EXEC_DEFAULT_SEEDS 4
+/* When the interpreter has no verdict on any of them (undefined behaviour
+ * the random inputs made, a loop they made too long), the check goes on
+ * with the next seeds until one compares, up to this many times as many. */
+#define EXEC_MORE_SEEDS 4
 /* The interpreter's budget per run, in instructions × lanes: a seed that
  * needs more is skipped (as one that reaches the step limit). */
 #define EXEC_LANE_STEPS (1u << 21)
@@ -56,6 +60,7 @@ struct exec_stats {
 	unsigned via_lowered;		/* of those, seeds that agree with the lowered shader
 					 * only: the lowerings' float approximations differ */
 	unsigned skipped;		/* seeds where the interpreter did not end normally */
+	unsigned skipped_limit;		/* of those, at its step limit */
 	uint64_t defined;		/* result components and bytes compared */
 	uint64_t run_ns;		/* in the backend's runs */
 	uint64_t interp_ns;		/* in the interpreter's (cached runs: none) */
@@ -73,7 +78,8 @@ void exec_cache_free(struct exec_cache *c);
  * Run `s` in the interpreter and in `be` on the random inputs of seeds
  * first … first + seeds - 1, and compare.  A seed where the interpreter
  * reaches its step limit (EXEC_LANE_STEPS) or undefined behaviour is
- * skipped.
+ * skipped; when every one is, the next seeds are tried until one compares
+ * (at most EXEC_MORE_SEEDS × seeds in all).
  *
  * Where floats, and only floats, differ beyond `tol` the backend's run is
  * compared with the interpreter's run of be->lowered: the lowerings a backend runs (fdiv as

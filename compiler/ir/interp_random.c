@@ -3,9 +3,11 @@
  * (interp_inputs_create()) and filled from a seed
  * (interp_inputs_random()).
  *
- * The seed picks a level: seed % 3 == 0 is tame (small integers 0–3,
+ * The seed picks a level: seed % 4 == 0 is tame (small integers 0–3,
  * floats in [-4, 4] on a 1/16 grid, so loops end and indices are in
- * range), 1 mixes in special values (15%), 2 is wild (50%).  Special
+ * range), 1 mixes in special values (15%), 2 is wild (50%), 3 is tame
+ * with floats in [0, 1] (colours, texture coordinates, roughness: what a
+ * square root or a logarithm of them expects).  Special
  * floats: NaNs with and without payload, signalling NaN, ±inf, ±0, the
  * smallest and largest denormals, the smallest normal, the largest
  * finite, powers of two at integer-conversion edges, f16 overflow edges;
@@ -25,7 +27,7 @@
 
 struct rng {
 	uint64_t s;
-	unsigned level;		/* 0 tame, 1 mixed, 2 wild */
+	unsigned level;		/* 0 tame, 1 mixed, 2 wild, 3 unit */
 };
 
 static uint64_t next(struct rng *r)
@@ -43,7 +45,7 @@ static unsigned below(struct rng *r, unsigned n)
 
 static bool special(struct rng *r)
 {
-	static const unsigned percent[3] = { 0, 15, 50 };
+	static const unsigned percent[4] = { 0, 15, 50, 0 };
 	return below(r, 100) < percent[r->level];
 }
 
@@ -95,8 +97,10 @@ static uint64_t random_float(struct rng *r, unsigned bits)
 		return next(r) & mask_bits(bits);
 	if (special(r))
 		return special_float(r, bits);
+	if (r->level == 3)
+		return ir_float_to_bits((double)below(r, 17) / 16, bits);
 	double v = ((double)below(r, 129) - 64) / 16;
-	if (r->level && below(r, 4) == 0)
+	if ((r->level == 1 || r->level == 2) && below(r, 4) == 0)
 		v = ((double)(int64_t)(next(r) % 2000001) - 1000000) / 1000;
 	return ir_float_to_bits(v, bits);
 }
@@ -122,7 +126,7 @@ static uint64_t random_int(struct rng *r, unsigned bits)
 {
 	if (special(r))
 		return special_int(r, bits);
-	if (r->level == 0 || below(r, 2))
+	if (r->level == 0 || r->level == 3 || below(r, 2))
 		return below(r, 4) & mask_bits(bits);
 	return (uint64_t)((int64_t)below(r, 12) - 4) & mask_bits(bits);
 }
@@ -507,7 +511,7 @@ static void fill_textures(struct rng *r, struct resource_decl **decls, unsigned 
 static void fill_sysvals(struct rng *r, const struct shader *s, struct interp_inputs *in)
 {
 	bool quads = s->info.tess_primitive == PRIM_quads || s->info.tess_primitive == PRIM_isolines;
-	unsigned small = r->level ? 16 : 4;
+	unsigned small = r->level == 1 || r->level == 2 ? 16 : 4;
 	for (unsigned k = 0; k < 3; k++) {
 		in->workgroup_id[k] = below(r, small);
 		in->num_workgroups[k] = in->workgroup_id[k] + 1 + below(r, 4);
@@ -543,7 +547,7 @@ static void fill_sysvals(struct rng *r, const struct shader *s, struct interp_in
 struct interp_inputs *interp_inputs_random(struct shader *s, uint64_t seed)
 {
 	struct interp_inputs *in = interp_inputs_create(s);
-	struct rng r = { seed * 0x2545f4914f6cdd1dull + 1, (unsigned)(seed % 3) };
+	struct rng r = { seed * 0x2545f4914f6cdd1dull + 1, (unsigned)(seed % 4) };
 	in->seed = seed;
 	struct word_kinds wk = word_kinds(s, in);
 	fill_inputs(&r, s, in);

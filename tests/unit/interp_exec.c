@@ -344,13 +344,13 @@ static const char typed_ir[] =
 	"}\n";
 
 /* A buffer word an ALU op reads as a float gets a float, one read as an
- * integer an integer: on the tame seeds (seed % 3 == 0) floats lie on a
+ * integer an integer: on the tame seeds (seed % 4 == 0) floats lie on a
  * 1/16 grid in [-4, 4], integers in 0–3. */
 static void test_typed_inputs(void)
 {
 	struct shader *s = parse_ir(typed_ir);
 	bool floats = true, ints = true;
-	for (uint64_t seed = 0; seed < 30; seed += 3) {
+	for (uint64_t seed = 0; seed < 40; seed += 4) {
 		struct interp_inputs *in = interp_inputs_random(s, seed);
 		uint32_t f, i;
 		memcpy(&f, in->ubo[0].data, 4);

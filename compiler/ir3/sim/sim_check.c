@@ -48,8 +48,14 @@ int ir3_sim_check(struct ir3 *ir, struct shader *s, struct shader *lowered,
 		r->exec = st.via_lowered ? EXEC_AGREE_LOWERED : EXEC_AGREE;
 		if (!st.compared) {
 			r->exec = EXEC_CANNOT_RUN;
-			r->exec_note = xstrdup("nothing to compare: the interpreter reaches its step "
-					       "limit or undefined behaviour on every seed");
+			r->exec_note = xstrdup(
+				!st.skipped_limit ? "nothing to compare: the random inputs make the "
+						    "shader's behaviour undefined on every seed"
+				: st.skipped_limit == st.skipped
+					? "nothing to compare: the interpreter reaches its step "
+					  "limit on every seed"
+					: "nothing to compare: the interpreter reaches its step "
+					  "limit or undefined behaviour on every seed");
 		}
 	} else {
 		r->exec = EXEC_DIFFER;
