@@ -15,9 +15,9 @@
  *	ishl a, #c                       →  fmul a, 2^c
  *	ushr/ishr a, #c                  →  ffloor(fmul a, 2^-c)
  *
- * (the shifts by a constant are what our opt_algebraic makes of multiplies
- * and divisions by powers of two; Mesa's, with lower_bitops, leaves those
- * as they are).
+ * (shifts by a constant the shader wrote; multiplies and divisions by
+ * powers of two stay as they are: the optimiser makes no shifts of them,
+ * as Mesa's with lower_bitops).
  * The rest — bitwise ops on 32-bit values, shifts, remainders — have no
  * float form: selection refuses them by name.  Booleans stay booleans
  * (selection gives them 0.0/1.0: nir_lower_bool_to_float).

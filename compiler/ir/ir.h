@@ -817,6 +817,13 @@ struct shader_info {
 	/* every stage */
 	uint32_t float_controls;	/* FLOAT_CONTROL_BIT_ set */
 	uint8_t subgroup_size;		/* 0: chosen by the API */
+	/* compiler option, not the shader's: opt_algebraic may turn
+	 * multiplications, divisions and remainders by powers of two into
+	 * shifts and masks (NIR's !lower_bitops).  Off in the
+	 * target-independent pipeline, which must suit etnaviv (lower_bitops:
+	 * Mesa's state tracker leaves those to its nir_lower_idiv); ir3's
+	 * lowering turns it on for its clone. */
+	bool algebraic_bitops;
 };
 
 #define IR_DECL_ARRAY(T, name) T **name; unsigned num_##name, cap_##name

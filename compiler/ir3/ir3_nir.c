@@ -3,6 +3,10 @@
  * readable list of passes run with the pipeline's PASS() (validation after
  * each, --print-after dumps).  Order, as Mesa's:
  *
+ *	opt_algebraic                (its bit-op rules, which the shared
+ *	                              pipeline leaves out: ir3 has no
+ *	                              lower_bitops, so Mesa's state tracker
+ *	                              made shifts and masks of powers of two)
  *	lower_ir3_tess               (ir3_nir_lower_to_explicit_input,
  *	                              ir3_nir_lower_tess_ctrl/eval)
  *	lower_ir3_gs                 (ir3_nir_lower_gs)
@@ -37,6 +41,8 @@
 void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3_const_layout *layout)
 {
 	bool progress = false;
+	pl->shader->info.algebraic_bitops = true;
+	PASS(progress, pl, opt_algebraic);
 	PASS(progress, pl, lower_ir3_tess, t);
 	PASS(progress, pl, lower_ir3_gs, t);
 	PASS(progress, pl, lower_io_to_temps);

@@ -75,6 +75,9 @@ struct pnode {
 struct algebraic_rule {
 	const struct pnode *search, *replace;
 	bool inexact;
+	bool bitops;			/* makes bit ops of arithmetic: only when
+					 * s->info.algebraic_bitops (NIR's
+					 * '!options->lower_bitops') */
 	uint8_t bits;			/* IR_BITS_ mask of the root's unsized bit size, 0 = any */
 	uint8_t cond;			/* enum rule_cond */
 	unsigned line;			/* in algebraic_rules.c */

@@ -10,7 +10,9 @@
  *	F(x) I(x)	literal float and integer constants; T, FALSE: 1-bit
  *	fadd(x, y)	an opcode; once(fadd, x, y) when its value must have a
  *			single use
- *	R(search, replace, flags…)	INEXACT, BITS(mask), COND(rule_cond)
+ *	R(search, replace, flags…)	INEXACT, BITS(mask), COND(rule_cond),
+ *					BITOPS (bit ops made of arithmetic: only
+ *					for a backend with them, algebraic.h)
  *
  * Every rule is checked by tests/unit/opt_algebraic.c: it must fire on an
  * instance of its search pattern, and give the folder's bits (inexact
@@ -47,6 +49,7 @@
 
 #define R(search, replace, ...) { search, replace, .line = __LINE__, __VA_ARGS__ },
 #define INEXACT .inexact = true
+#define BITOPS .bitops = true
 #define BITS(m) .bits = (m)
 #define COND(x) .cond = RC_##x
 
@@ -318,8 +321,8 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(imul(a, I(-1)), ineg(a))
 	R(imul(ineg(a), ineg(b)), imul(a, b))
 	R(imul(once(ineg, a), b), ineg(imul(a, b)))
-	R(imul(a, P(1, POW2)), ishl(a, find_lsb(b)))
-	R(imul(a, P(1, NEG_POW2)), ineg(ishl(a, find_lsb(iabs(b)))))
+	R(imul(a, P(1, POW2)), ishl(a, find_lsb(b)), BITOPS)
+	R(imul(a, P(1, NEG_POW2)), ineg(ishl(a, find_lsb(iabs(b)))), BITOPS)
 	R(iadd(iadd(na, kb), kc), iadd(a, iadd(b, c)))
 	R(imul(imul(na, kb), kc), imul(a, imul(b, c)))
 	R(iadd(once(iadd, na, kb), nc), iadd(iadd(a, c), b))
@@ -332,16 +335,16 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(udiv(a, I(1)), a)
 	R(idiv(a, I(1)), a)
 	R(idiv(a, I(-1)), ineg(a))				/* INT_MIN / -1 wraps, as ineg */
-	R(udiv(a, P(1, POW2)), ushr(a, find_lsb(b)))
-	R(idiv(a, P(1, POS_POW2)), imul(isign(a), ushr(iabs(a), find_lsb(b))))
-	R(idiv(a, P(1, NEG_POW2)), imul(ineg(isign(a)), ushr(iabs(a), find_lsb(iabs(b)))))
+	R(udiv(a, P(1, POW2)), ushr(a, find_lsb(b)), BITOPS)
+	R(idiv(a, P(1, POS_POW2)), imul(isign(a), ushr(iabs(a), find_lsb(b))), BITOPS)
+	R(idiv(a, P(1, NEG_POW2)), imul(ineg(isign(a)), ushr(iabs(a), find_lsb(iabs(b)))), BITOPS)
 	R(umod(a, I(1)), I(0))
 	R(irem(a, I(1)), I(0))
 	R(imod(a, I(1)), I(0))
-	R(umod(a, P(1, POW2)), iand(a, isub(b, I(1))))
-	R(imod(a, P(1, POS_POW2)), iand(a, isub(b, I(1))))
+	R(umod(a, P(1, POW2)), iand(a, isub(b, I(1))), BITOPS)
+	R(imod(a, P(1, POS_POW2)), iand(a, isub(b, I(1))), BITOPS)
 	R(irem(a, P(1, POS_POW2)),
-	  bcsel(ilt(a, I(0)), ineg(iand(ineg(a), isub(b, I(1)))), iand(a, isub(b, I(1)))))
+	  bcsel(ilt(a, I(0)), ineg(iand(ineg(a), isub(b, I(1)))), iand(a, isub(b, I(1)))), BITOPS)
 	R(udiv(a, a), b2i32(ine(a, I(0))), BITS(IR_BITS_32))	/* 0 / 0 = 0 */
 	R(umod(a, a), I(0))
 	R(irem(a, a), I(0))

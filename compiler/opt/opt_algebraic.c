@@ -248,6 +248,8 @@ static bool match_rule(struct match *m, struct alu_instr *alu, const struct alge
 		return false;
 	if (r->inexact && !inexact_allowed(alu->instr.shader, bits))
 		return false;
+	if (r->bitops && !alu->instr.shader->info.algebraic_bitops)
+		return false;
 	m->rule = r;
 	m->root = alu;
 	m->nc = alu->def.num_components;

@@ -171,6 +171,7 @@ static struct shader *instance(struct gen *g, const struct algebraic_rule *r, un
 	g->n = n;
 	g->m = m;
 	g->s = shader_create(STAGE_FRAGMENT, "main");
+	g->s->info.algebraic_bitops = true;	/* every rule may fire */
 	builder_init_at_end(&g->b, g->s);
 	struct value root = gen_value(g, r->search, n, false, true);
 	struct diag d = DIAG_INIT;
