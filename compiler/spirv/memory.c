@@ -12,8 +12,10 @@
  *     12 elements and a[i][j] is element i*3 + j;
  *   - buffers (Uniform, StorageBuffer, PushConstant, PhysicalStorageBuffer)
  *     take byte offsets from the decorated layout: member Offset,
- *     ArrayStride, MatrixStride, RowMajor; a row-major matrix is loaded by
- *     rows and a column of it component by component;
+ *     ArrayStride, MatrixStride, RowMajor; a row-major matrix is loaded
+ *     column by column, each column component by component (Mesa's
+ *     spirv_to_nir loads a matrix by columns, and nir_lower_explicit_io a
+ *     vector whose stride exceeds its components' size by components);
  *   - shared memory and GL loose uniforms get a natural (std430-like)
  *     layout here, each variable placed after the previous one.
  * Aggregates are loaded and stored leaf by leaf.  Descriptor arrays of
@@ -795,26 +797,6 @@ static struct ssa_def *load_vector(struct spv *r, const struct mem *m, struct ml
 	return from_memory(r, b_vec(&r->b, ch, n), t);
 }
 
-/* A row-major matrix: load each row, then make the columns. */
-static struct spv_val *load_row_major(struct spv *r, const struct mem *m, struct mloc *l)
-{
-	struct spv_type *t = l->type, *col = t->elem;
-	uint32_t stride = matrix_stride(r, m, l);
-	struct ssa_def *rows[4];
-	struct spv_val *v = spv_val_new(r, t);
-	for (unsigned i = 0; i < col->length; i++) {
-		struct boff o = boff_plus(l->off, i * stride);
-		rows[i] = mem_load(r, m, &o, t->length, col->bit_size);
-	}
-	for (unsigned c = 0; c < t->length; c++) {
-		struct ssa_def *ch[4];
-		for (unsigned i = 0; i < col->length; i++)
-			ch[i] = b_channel(&r->b, rows[i], c);
-		v->elems[c] = spv_val_def(r, col, b_vec(&r->b, ch, col->length));
-	}
-	return v;
-}
-
 static struct spv_val *mem_load_tree(struct spv *r, const struct mem *m, struct mloc l,
 				     unsigned depth)
 {
@@ -823,8 +805,6 @@ static struct spv_val *mem_load_tree(struct spv *r, const struct mem *m, struct 
 		spv_fail(r, "types nested too deeply");
 	if (spv_type_is_vector_or_scalar(t) || t->kind == T_POINTER || t->kind == T_ACCEL)
 		return spv_val_def(r, t, load_vector(r, m, &l));
-	if (t->kind == T_MATRIX && l.row_major && !m->natural)
-		return load_row_major(r, m, &l);
 	if (!spv_type_is_composite(t))
 		spv_unsupported(r, "loading %s from memory", spv_type_str(r, t));
 	struct spv_val *v = spv_val_new(r, t);
