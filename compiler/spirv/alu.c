@@ -234,6 +234,53 @@ struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct
 	return acc;
 }
 
+/* transpose(X) × v: each row of the product a dot of a column of X with v
+ * (vtn matrix_multiply: the rows of a transposed matrix are at hand). */
+static struct ssa_def *transposed_times_vector(struct spv *r, struct spv_val *x,
+					       struct ssa_def *v)
+{
+	struct ssa_def *ch[4];
+	if (!x->elems || x->type->kind != T_MATRIX || x->type->length > 4 ||
+	    x->type->elem->length != v->num_components)
+		spv_fail(r, "a matrix times a vector of the wrong size");
+	for (unsigned j = 0; j < x->type->length; j++)
+		ch[j] = dot(r, x->elems[j]->def, v);
+	return b_vec(&r->b, ch, x->type->length);
+}
+
+/* A matrix times a column: by the rows of a transposed float matrix, else
+ * by the columns. */
+static struct ssa_def *times_column(struct spv *r, struct spv_val *m, struct ssa_def *v)
+{
+	if (m->transposed && m->type->elem->elem->kind == T_FLOAT)
+		return transposed_times_vector(r, m->transposed, v);
+	return spv_matrix_times_vector(r, m, v);
+}
+
+/*
+ * The transpose of a matrix value, lazily as Mesa's vtn_ssa_transpose(): a
+ * matrix made by a transpose gives back the one it transposes; otherwise
+ * the rows as vectors of channels (instructions the products below leave
+ * unread when they use the original's columns), marked as its transpose.
+ */
+static struct spv_val *transpose(struct spv *r, struct spv_val *m, struct spv_type *t)
+{
+	if (m->transposed)
+		return m->transposed;
+	if (!m->elems || m->type->kind != T_MATRIX || m->type->elem->length != t->length ||
+	    m->type->length != t->elem->length)
+		spv_fail(r, "a transpose of the wrong size");
+	struct spv_val *res = spv_val_new(r, t);
+	for (unsigned i = 0; i < t->length; i++) {
+		struct ssa_def *ch[4];
+		for (unsigned j = 0; j < t->elem->length; j++)
+			ch[j] = b_channel(&r->b, m->elems[j]->def, i);
+		res->elems[i] = spv_val_def(r, t->elem, b_vec(&r->b, ch, t->elem->length));
+	}
+	res->transposed = m;
+	return res;
+}
+
 static struct spv_val *matrix_op(struct spv *r, uint32_t op, struct spv_type *t)
 {
 	struct builder *b = &r->b;
@@ -254,9 +301,26 @@ static struct spv_val *matrix_op(struct spv *r, uint32_t op, struct spv_type *t)
 		struct spv_val *a = spv_get_val(r, spv_word(r, 3)), *n = spv_get_val(r, spv_word(r, 4));
 		if (!n->elems || n->type->length != t->length)
 			spv_fail(r, "matrices of the wrong sizes");
+		if (a->transposed && n->transposed) {
+			/* transpose(A') × transpose(B') = transpose(B' × A'),
+			 * B' × A' by columns (vtn matrix_multiply) */
+			struct spv_val *a1 = a->transposed, *b1 = n->transposed;
+			struct ssa_def *p[4];
+			if (!a1->elems || a1->type->length > 4 || a1->type->length != t->elem->length ||
+			    b1->type->elem->length != t->length)
+				spv_fail(r, "matrices of the wrong sizes");
+			for (unsigned i = 0; i < a1->type->length; i++)
+				p[i] = spv_matrix_times_vector(r, b1, a1->elems[i]->def);
+			for (unsigned i = 0; i < t->length; i++) {
+				struct ssa_def *ch[4];
+				for (unsigned j = 0; j < t->elem->length; j++)
+					ch[j] = b_channel(b, p[j], i);
+				res->elems[i] = spv_val_def(r, t->elem, b_vec(b, ch, t->elem->length));
+			}
+			return res;
+		}
 		for (unsigned i = 0; i < t->length; i++)
-			res->elems[i] = spv_val_def(r, t->elem,
-						    spv_matrix_times_vector(r, a, n->elems[i]->def));
+			res->elems[i] = spv_val_def(r, t->elem, times_column(r, a, n->elems[i]->def));
 		return res;
 	}
 	case SpvOpOuterProduct: {
@@ -267,25 +331,8 @@ static struct spv_val *matrix_op(struct spv *r, uint32_t op, struct spv_type *t)
 			res->elems[i] = spv_val_def(r, t->elem, b_fmul(b, c, b_channel(b, row, i)));
 		return res;
 	}
-	case SpvOpTranspose: {
-		struct spv_val *m = spv_get_val(r, spv_word(r, 3));
-		if (!m->elems || m->type->kind != T_MATRIX || m->type->elem->length != t->length ||
-		    m->type->length != t->elem->length)
-			spv_fail(r, "a transpose of the wrong size");
-		for (unsigned i = 0; i < t->length; i++) {
-			struct ssa_def *defs[4];
-			unsigned chans[4];
-			for (unsigned j = 0; j < t->elem->length; j++) {
-				defs[j] = m->elems[j]->def;
-				chans[j] = i;
-			}
-			struct ssa_def *ch[4];
-			for (unsigned j = 0; j < t->elem->length; j++)
-				ch[j] = b_channel(b, defs[j], chans[j]);
-			res->elems[i] = spv_val_def(r, t->elem, b_vec(b, ch, t->elem->length));
-		}
-		return res;
-	}
+	case SpvOpTranspose:
+		return transpose(r, spv_get_val(r, spv_word(r, 3)), t);
 	}
 	return NULL;
 }
@@ -580,19 +627,26 @@ bool spv_alu_instr(struct spv *r, uint32_t op)
 			res = b_fmul(b, spv_get_def(r, spv_word(r, 3)), spv_get_def(r, spv_word(r, 4)));
 			break;
 		case SpvOpVectorTimesMatrix: {
+			/* v × M = transpose(M) × v: the columns of M dotted
+			 * with v, or, when M is itself a transpose, the
+			 * original times v by its columns */
 			struct ssa_def *v = spv_get_def(r, spv_word(r, 3)), *ch[4];
 			struct spv_val *m = spv_get_val(r, spv_word(r, 4));
 			if (!m->elems || m->type->kind != T_MATRIX || t->length > 4 ||
 			    spv_type_components(t) != m->type->length)
 				spv_fail(r, "a vector times a matrix of the wrong size");
+			if (m->transposed) {
+				res = spv_matrix_times_vector(r, m->transposed, v);
+				break;
+			}
 			for (unsigned i = 0; i < m->type->length; i++)
 				ch[i] = dot(r, v, m->elems[i]->def);
 			res = b_vec(b, ch, m->type->length);
 			break;
 		}
 		case SpvOpMatrixTimesVector:
-			res = spv_matrix_times_vector(r, spv_get_val(r, spv_word(r, 3)),
-						      spv_get_def(r, spv_word(r, 4)));
+			res = times_column(r, spv_get_val(r, spv_word(r, 3)),
+					   spv_get_def(r, spv_word(r, 4)));
 			break;
 		case SpvOpAny: case SpvOpAll:
 			res = any_all(r, spv_get_def(r, spv_word(r, 3)), op == SpvOpAll);

@@ -135,6 +135,9 @@ struct spv_val {
 	struct spv_type *type;
 	struct ssa_def *def;		/* scalar, vector, physical pointer */
 	struct spv_val **elems;		/* composites */
+	struct spv_val *transposed;	/* a matrix made by a transpose: the
+					 * matrix it transposes (Mesa's lazily
+					 * transposed vtn_ssa_value) */
 };
 
 /* ---- variables and pointers ---- */
