@@ -797,6 +797,12 @@ static void parse_instr(struct parser *p, char *line)
 	if (ntargets) {
 		i->target = targets[0];
 		if (!p->ir->legalized && ir3_is_terminator(i)) {
+			/* one terminator a block: a second would give it more
+			 * successors than a block has */
+			if (p->cur->succ[0]) {
+				perr(p, "a second branch in one block (a block ends with one)");
+				return;
+			}
 			for (unsigned k = 0; k < ntargets; k++)
 				ir3_block_link(p->cur, targets[k]);
 		}

@@ -120,6 +120,8 @@ int main(void)
 	check_error("stage frag\nb0:\n\tend %1\n", "t.mir:3: error: undefined value %1",
 		    "undefined values are reported where used");
 	check_error("stage frag\nb0:\n\tjump b7\n", "unknown block 'b7'", "unknown blocks");
+	check_error("stage frag\nb0:\n\tjump b1\n\tjump b1\nb1:\n\tend\n",
+		    "t.mir:4: error: a second branch in one block", "two branches in a block (fuzz)");
 	check_error("stage frag\nb0:\n\t%1 = mov.u32u32 1\n\t%1 = mov.u32u32 2\n",
 		    "t.mir:4: error: value %1 defined twice", "redefinitions");
 	check_error("stagex frag\n", "unknown header line", "unknown headers");
