@@ -173,6 +173,22 @@ bool lower_ir3_subgroups(struct shader *s, const struct ir3_lowering *t);
  * (position 0, point size 1, clip/cull distances 7-8, layer 10, viewport
  * 11, shading rate 12, generic locations from 13), or -1. */
 int ir3_io_unique_index(const struct io_decl *d, unsigned elem);
+/* The slot and component of element `elem`, component *comp of `d`, one of
+ * the `n` declarations `decls` (the stage's inputs or outputs): clip and
+ * cull distance arrays are compact, as Mesa's (nir_lower_clip_cull_distance
+ * _arrays): one array of floats, the cull distances after the clip
+ * distances, four a slot in slots 7 and 8 — element e is component e % 4
+ * of slot 7 + e / 4.  Other declarations: ir3_io_unique_index(), *comp
+ * unchanged.  -1: no slot. */
+int ir3_io_place(struct io_decl *const *decls, unsigned n, const struct io_decl *d, unsigned elem,
+		 unsigned *comp);
+/* The element of the combined clip/cull array `d`'s element 0 is (the
+ * clip distances' count for the cull distances, else 0). */
+unsigned ir3_io_compact_first(struct io_decl *const *decls, unsigned n, const struct io_decl *d);
+static inline bool ir3_io_compact(const struct io_decl *d)
+{
+	return d->builtin == BUILTIN_clip_distance || d->builtin == BUILTIN_cull_distance;
+}
 /* The tessellation levels a primitive has (inner, outer). */
 void ir3_tess_level_counts(enum primitive p, unsigned *inner, unsigned *outer);
 /* Mesa's build_primitive_map for a TCS's outputs: each per-vertex output

@@ -18,6 +18,10 @@
  *	         vertex slot's place from the const file's primitive map
  *	invocation id  (header >> 11) & 31 of the TCS/GS header
  *
+ * Clip and cull distances are one compact array, as Mesa's (the cull
+ * distances after the clip distances, four floats a slot in slots 7 and 8:
+ * ir3_io_place()); an indirect index into it addresses floats.
+ *
  * One shader is compiled at a time (no linking), so the producer's layout
  * comes from the const file (load_primitive_param_ir3 / _location_ir3),
  * as the driver gives it.  The TCS's own output map is built here from
@@ -57,6 +61,26 @@ int ir3_io_unique_index(const struct io_decl *d, unsigned elem)
 	}
 }
 
+unsigned ir3_io_compact_first(struct io_decl *const *decls, unsigned n, const struct io_decl *d)
+{
+	if (d->builtin != BUILTIN_cull_distance)
+		return 0;
+	for (unsigned k = 0; k < n; k++)
+		if (decls[k]->builtin == BUILTIN_clip_distance && decls[k]->per_vertex == d->per_vertex)
+			return decl_num_slots(decls[k]->array_size);
+	return 0;
+}
+
+int ir3_io_place(struct io_decl *const *decls, unsigned n, const struct io_decl *d, unsigned elem,
+		 unsigned *comp)
+{
+	if (!ir3_io_compact(d))
+		return ir3_io_unique_index(d, elem);
+	unsigned e = ir3_io_compact_first(decls, n, d) + elem + *comp;
+	*comp = e % 4;
+	return e < 8 ? 7 + (int)(e / 4) : -1;
+}
+
 static bool is_tess_level(const struct io_decl *d)
 {
 	return d->builtin == BUILTIN_tess_level_outer || d->builtin == BUILTIN_tess_level_inner;
@@ -86,21 +110,36 @@ static bool const_of(struct src *s, uint32_t *v)
 
 /* ---- local memory (VS → TCS, VS/TES → GS): Mesa's build_local_offset ---- */
 
+static struct ssa_def *location(struct builder *b, int index)
+{
+	return b_intr(b, load_primitive_location_ir3, 1, 32, (), .base = index < 0 ? 0 : index);
+}
+
+/* (A compact array indexed indirectly: its floats from slot 7 on, 16
+ * bytes a slot, the producer's slots 7 and 8 one after the other.) */
 static struct ssa_def *local_offset(struct tess *st, struct ssa_def *vertex,
 				    const struct io_decl *d, unsigned comp, struct src *off)
 {
 	struct builder *b = &st->b;
+	struct shader *s = st->s;
 	uint32_t c = 0;
 	bool direct = const_of(off, &c);
-	int index = ir3_io_unique_index(d, direct ? c : 0);
 	struct ssa_def *prim = field(b, st->header, st->prim_start, 63);
 	struct ssa_def *prim_off = b_imul24(b, prim, param(b, IR3_PP_VS_PRIMITIVE_STRIDE));
 	struct ssa_def *vtx_off = b_imul24(b, vertex, param(b, IR3_PP_VS_VERTEX_STRIDE));
-	struct ssa_def *loc = b_intr(b, load_primitive_location_ir3, 1, 32, (),
-				     .base = index < 0 ? 0 : index);
-	struct ssa_def *attr = b_iadd(b, loc, imm(b, 4 * comp));
-	struct ssa_def *slot = direct ? imm(b, 0) : b_ishl(b, off->ssa, imm(b, 4));
-	return b_iadd(b, b_iadd(b, prim_off, vtx_off), b_iadd(b, attr, slot));
+	struct ssa_def *attr;
+	if (ir3_io_compact(d) && !direct) {
+		unsigned first = ir3_io_compact_first(s->inputs, s->num_inputs, d);
+		attr = b_iadd(b, b_iadd(b, location(b, 7), imm(b, 4 * (first + comp))),
+			      b_ishl(b, off->ssa, imm(b, 2)));
+	} else {
+		unsigned at = comp;
+		int index = ir3_io_place(s->inputs, s->num_inputs, d, direct ? c : 0, &at);
+		attr = b_iadd(b, location(b, index), imm(b, 4 * at));
+		if (!direct)
+			attr = b_iadd(b, attr, b_ishl(b, off->ssa, imm(b, 4)));
+	}
+	return b_iadd(b, b_iadd(b, prim_off, vtx_off), attr);
 }
 
 static void lower_per_vertex_input(struct tess *st, struct intrinsic_instr *intr)
@@ -128,18 +167,27 @@ static struct ssa_def *buffer_offset(struct tess *st, struct ssa_def *vertex,
 	struct ssa_def *dyn = direct ? imm(b, 0) : b_ishl(b, off->ssa, imm(b, 2));
 	struct ssa_def *attr, *vtx_off;
 	if (vertex) {
-		int index = ir3_io_unique_index(d, c);
-		if (st->s->stage == STAGE_TESS_CTRL) {
-			attr = imm(b, (index < 0 ? 0 : st->map[index]) + comp);
+		struct shader *s = st->s;
+		bool tcs = s->stage == STAGE_TESS_CTRL;
+		struct io_decl *const *decls = tcs ? s->outputs : s->inputs;
+		unsigned n = tcs ? s->num_outputs : s->num_inputs;
+		struct ssa_def *verts = tcs ? imm(b, s->info.vertices_out)
+					    : param(b, IR3_PP_PATCH_VERTICES_IN);
+		if (ir3_io_compact(d) && !direct) {
+			/* float e of the compact array: component e % 4 of
+			 * slot 7 + e / 4 (a slot is 4 × vertices dwords) */
+			struct ssa_def *e = b_iadd(b, off->ssa,
+						   imm(b, ir3_io_compact_first(decls, n, d) + comp));
+			struct ssa_def *base = tcs ? imm(b, st->map[7]) : location(b, 7);
+			attr = b_iadd(b, b_iadd(b, base, b_iand(b, e, imm(b, 3))),
+				      b_imul24(b, b_ushr(b, e, imm(b, 2)), b_ishl(b, verts, imm(b, 2))));
 		} else {
-			struct ssa_def *loc = b_intr(b, load_primitive_location_ir3, 1, 32, (),
-						     .base = index < 0 ? 0 : index);
-			attr = b_iadd(b, loc, imm(b, comp));
+			unsigned at = comp;
+			int index = ir3_io_place(decls, n, d, c, &at);
+			attr = tcs ? imm(b, (index < 0 ? 0 : st->map[index]) + at)
+				   : b_iadd(b, location(b, index), imm(b, at));
+			attr = b_iadd(b, attr, b_imul24(b, dyn, verts));
 		}
-		struct ssa_def *verts = st->s->stage == STAGE_TESS_CTRL
-			? imm(b, st->s->info.vertices_out)
-			: param(b, IR3_PP_PATCH_VERTICES_IN);
-		attr = b_iadd(b, attr, b_imul24(b, dyn, verts));
 		vtx_off = b_ishl(b, vertex, imm(b, 2));
 	} else {
 		int loc = d->location < 0 ? 0 : d->location;
@@ -302,14 +350,17 @@ unsigned ir3_tcs_output_map(const struct shader *s, unsigned *map)
 		}
 	}
 	unsigned size = s->info.vertices_out * 4, loc = patch_end * 4;
+	bool placed[IR3_MAX_MAP_SLOTS] = { false };
 	for (int order = 0; order < 1000; order++)
 		for (unsigned k = 0; k < s->num_outputs; k++) {
 			const struct io_decl *d = s->outputs[k];
 			if (d->patch || slot_order(d) != order)
 				continue;
 			for (unsigned e = 0; e < decl_num_slots(d->array_size); e++) {
-				int index = ir3_io_unique_index(d, e);
-				if (index >= 0) {
+				unsigned comp = 0;
+				int index = ir3_io_place(s->outputs, s->num_outputs, d, e, &comp);
+				if (index >= 0 && !placed[index]) {
+					placed[index] = true;
 					map[index] = loc;
 					loc += size;
 				}

@@ -877,18 +877,6 @@ static bool supported(const struct ir3_instruction *i)
 	return true;
 }
 
-/* Whether the stage's per-vertex I/O has clip or cull distance arrays. */
-static bool compact_io(const struct shader *s)
-{
-	for (unsigned k = 0; k < s->num_inputs + s->num_outputs; k++) {
-		const struct io_decl *d = k < s->num_inputs ? s->inputs[k] : s->outputs[k - s->num_inputs];
-		if ((d->builtin == BUILTIN_clip_distance || d->builtin == BUILTIN_cull_distance) &&
-		    d->per_vertex)
-			return true;
-	}
-	return false;
-}
-
 static bool stage_supported(enum shader_stage st)
 {
 	return st == STAGE_VERTEX || st == STAGE_FRAGMENT || st == STAGE_COMPUTE ||
@@ -907,12 +895,6 @@ struct ir3_sim *ir3_sim_create(struct ir3 *ir, struct shader *s, struct strbuf *
 	}
 	if (!stage_supported(s->stage)) {
 		strbuf_addf(why, "the simulator does not run %s shaders yet", stage_name(s->stage));
-		return NULL;
-	}
-	if (s->stage != STAGE_VERTEX && s->stage != STAGE_FRAGMENT && s->stage != STAGE_COMPUTE &&
-	    compact_io(s)) {
-		strbuf_addstr(why, "clip or cull distances through tessellation memory: "
-			      "lower_ir3_tess does not pack them as Mesa's compact arrays yet");
 		return NULL;
 	}
 	if (s->stage == STAGE_GEOMETRY &&

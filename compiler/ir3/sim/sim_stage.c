@@ -121,6 +121,42 @@ static unsigned levels(const struct ir3_sim *sim, const struct io_decl *d)
 	return d->builtin == BUILTIN_tess_level_outer ? outer : inner;
 }
 
+/* The primitive map of the per-vertex inputs: `first` + n × `size` for
+ * the n-th slot they take, in slot order (Mesa's build_primitive_map);
+ * the slots taken, or -1 (an input without a place). */
+static int input_map(struct srun *r, unsigned *map, unsigned first, unsigned size)
+{
+	const struct shader *s = r->sim->s;
+	bool used[IR3_MAX_MAP_SLOTS] = { false };
+	for (unsigned k = 0; k < s->num_inputs; k++) {
+		const struct io_decl *d = s->inputs[k];
+		for (unsigned e = 0; d->per_vertex && e < decl_num_slots(d->array_size); e++) {
+			unsigned comp = d->component;
+			int index = ir3_io_place(s->inputs, s->num_inputs, d, e, &comp);
+			if (index < 0 || index >= IR3_MAX_MAP_SLOTS) {
+				sim_error(r, "a per-vertex input without a place in the primitive map");
+				return -1;
+			}
+			used[index] = true;
+		}
+	}
+	int slots = 0;
+	for (unsigned i = 0; i < IR3_MAX_MAP_SLOTS; i++)
+		if (used[i])
+			map[i] = first + (unsigned)slots++ * size;
+	return slots;
+}
+
+/* The slot's place in `map` (dwords, or bytes: `unit` a dword) and the
+ * dword in it of component c of element e of per-vertex input `d`. */
+static unsigned map_dword(const struct shader *s, const unsigned *map, unsigned unit,
+			  const struct io_decl *d, unsigned e, unsigned c)
+{
+	unsigned comp = d->component + c;
+	int index = ir3_io_place(s->inputs, s->num_inputs, d, e, &comp);
+	return map[index] / unit + comp;
+}
+
 /* ---- TES ---- */
 
 static void tes_setup(struct srun *r)
@@ -136,19 +172,10 @@ static void tes_setup(struct srun *r)
 		    (unsigned)d->location + decl_num_slots(d->array_size) > patch_end)
 			patch_end = (unsigned)d->location + decl_num_slots(d->array_size);
 	}
-	unsigned stride = patch_end * 4;
-	for (unsigned k = 0; k < s->num_inputs; k++) {
-		const struct io_decl *d = s->inputs[k];
-		for (unsigned e = 0; d->per_vertex && e < decl_num_slots(d->array_size); e++) {
-			int index = ir3_io_unique_index(d, e);
-			if (index < 0 || index >= IR3_MAX_MAP_SLOTS) {
-				sim_error(r, "a per-vertex input without a place in the primitive map");
-				return;
-			}
-			map[index] = stride;
-			stride += verts * 4;
-		}
-	}
+	int slots = input_map(r, map, patch_end * 4, verts * 4);
+	if (slots < 0)
+		return;
+	unsigned stride = patch_end * 4 + (unsigned)slots * verts * 4;
 	set_map(r, map);
 	set_param(r, IR3_PP_HS_PATCH_STRIDE, stride);
 	set_param(r, IR3_PP_PATCH_VERTICES_IN, verts);
@@ -170,8 +197,8 @@ static void tes_setup(struct srun *r)
 						else if (d->per_vertex)
 							put_word(&r->tess_param,
 								 (uint64_t)f * stride +
-									 map[ir3_io_unique_index(d, e)] +
-									 comp + 4 * v, x);
+									 map_dword(s, map, 1, d, e, c) +
+									 4 * v, x);
 						else if (d->patch && d->location >= 0)
 							put_word(&r->tess_param,
 								 (uint64_t)f * stride +
@@ -191,19 +218,11 @@ static bool local_inputs(struct srun *r)
 	const struct interp_inputs *in = r->in;
 	if (!words_only(r, s->inputs, s->num_inputs))
 		return false;
-	unsigned map[IR3_MAX_MAP_SLOTS] = { 0 }, slots = 0;
-	for (unsigned k = 0; k < s->num_inputs; k++) {
-		const struct io_decl *d = s->inputs[k];
-		for (unsigned e = 0; d->per_vertex && e < decl_num_slots(d->array_size); e++) {
-			int index = ir3_io_unique_index(d, e);
-			if (index < 0 || index >= IR3_MAX_MAP_SLOTS) {
-				sim_error(r, "a per-vertex input without a place in the primitive map");
-				return false;
-			}
-			map[index] = 16 * slots++;
-		}
-	}
-	unsigned verts = in->num_vertices, vstride = 16 * (slots ? slots : 1);
+	unsigned map[IR3_MAX_MAP_SLOTS] = { 0 };
+	int slots = input_map(r, map, 0, 16);
+	if (slots < 0)
+		return false;
+	unsigned verts = in->num_vertices, vstride = 16 * (slots ? (unsigned)slots : 1);
 	set_map(r, map);
 	set_param(r, IR3_PP_VS_PRIMITIVE_STRIDE, verts * vstride);
 	set_param(r, IR3_PP_VS_VERTEX_STRIDE, vstride);
@@ -219,8 +238,8 @@ static bool local_inputs(struct srun *r)
 				for (unsigned v = 0; v < verts; v++)
 					for (unsigned c = 0; c < d->num_components; c++)
 						put_word(&r->shared,
-							 ((uint64_t)l * verts * vstride + v * vstride +
-							  map[ir3_io_unique_index(d, e)]) / 4 + d->component + c,
+							 ((uint64_t)l * verts * vstride + v * vstride) / 4 +
+								 map_dword(s, map, 4, d, e, c),
 							 in->input[k][interp_input_index(in, d, l, v, e, c)]);
 		}
 	return true;
@@ -250,13 +269,13 @@ static void tcs_outputs(struct srun *r)
 			for (unsigned e = 0; e < decl_num_slots(d->array_size); e++)
 				for (unsigned c = 0; c < d->num_components; c++) {
 					size_t x = interp_io_index(d, o->lanes, o->vertices, 0, v, e, c);
-					unsigned comp = d->component + c;
-					int index = ir3_io_unique_index(d, e);
+					unsigned comp = d->component + c, at = comp;
+					int index = ir3_io_place(s->outputs, s->num_outputs, d, e, &at);
 					if (is_tess_level(d) && e + comp < levels(r->sim, d))
 						get_word(r, &r->tess_factor,
 							 factor_dword(r->sim, d, 0, e + comp), k, x);
 					else if (!d->patch && index >= 0)
-						get_word(r, &r->tess_param, omap[index] + comp + 4 * v, k, x);
+						get_word(r, &r->tess_param, omap[index] + at + 4 * v, k, x);
 					else if (d->patch && d->location >= 0)
 						get_word(r, &r->tess_param, ((unsigned)d->location + e) * 4 + comp,
 							 k, x);
