@@ -1049,13 +1049,11 @@ static void setup_outputs(struct ictx *c)
 	}
 }
 
-/* Whether two outputs share a component of a location: an interface
- * Vulkan does not allow (a front end's automatic locations can make one),
- * where a machine keeping one vector per location holds either's value. */
-static bool outputs_overlap(const struct io_decl *a, const struct io_decl *b)
+bool interp_io_overlap(const struct io_decl *a, const struct io_decl *b)
 {
 	if (a->builtin != BUILTIN_none || b->builtin != BUILTIN_none || a->location < 0 ||
-	    b->location < 0 || a->index != b->index || a->patch != b->patch)
+	    b->location < 0 || a->index != b->index || a->patch != b->patch ||
+	    a->per_vertex != b->per_vertex)
 		return false;
 	int ae = a->location + (int)decl_num_slots(a->array_size);
 	int be = b->location + (int)decl_num_slots(b->array_size);
@@ -1090,7 +1088,7 @@ static void poison_unused_outputs(struct ictx *c)
 		const struct io_decl *d = c->s->outputs[i];
 		struct interp_output *o = &r->outputs[i];
 		for (unsigned j = 0; j < r->num_outputs; j++) {
-			if (i == j || !outputs_overlap(d, c->s->outputs[j]))
+			if (i == j || !interp_io_overlap(d, c->s->outputs[j]))
 				continue;
 			memset(o->tags, INTERP_TAG_POISON, o->count);
 			for (unsigned e = 0; e < r->num_gs_events; e++)

@@ -143,6 +143,13 @@ size_t interp_io_index(const struct io_decl *d, unsigned nlanes_stored, unsigned
 size_t interp_input_index(const struct interp_inputs *in, const struct io_decl *d,
 			  unsigned lane, unsigned vertex, unsigned slot, unsigned comp);
 
+/* Whether two stage inputs or outputs share a component of a location: an
+ * interface Vulkan does not allow (glslang's automatic locations put an
+ * unlocated block at an explicit one's location), where a machine keeping
+ * one vector per location has one value for both (interp.c: outputs so
+ * are undefined; interp_random.c: inputs so read one value). */
+bool interp_io_overlap(const struct io_decl *a, const struct io_decl *b);
+
 /* Fragment inputs away from the pixel centre (interp_at_*): */
 /* the standard 4x sample positions in a pixel, x and y in [0, 1) */
 extern const float interp_sample_positions[4][2];

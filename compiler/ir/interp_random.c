@@ -440,28 +440,16 @@ static void fill_inputs(struct rng *r, struct shader *s, struct interp_inputs *i
 	}
 }
 
-/* Two inputs declared at one component of a location (an interface
- * Vulkan does not allow; glslang's automatic locations put an unlocated
- * block at an explicit one's location) read what the previous stage wrote
- * there, one value: the later declaration takes the earlier one's bits. */
-static bool inputs_share(const struct io_decl *a, const struct io_decl *b)
-{
-	if (a->builtin != BUILTIN_none || b->builtin != BUILTIN_none || a->location < 0 ||
-	    b->location < 0 || a->patch != b->patch || a->per_vertex != b->per_vertex)
-		return false;
-	int ae = a->location + (int)decl_num_slots(a->array_size);
-	int be = b->location + (int)decl_num_slots(b->array_size);
-	return a->location < be && b->location < ae && a->component < b->component + b->num_components &&
-	       b->component < a->component + a->num_components;
-}
-
+/* Two inputs declared at one component of a location (interp_io_overlap())
+ * read what the previous stage wrote there, one value: the later
+ * declaration takes the earlier one's bits. */
 static void share_inputs(struct shader *s, struct interp_inputs *in)
 {
 	unsigned lanes = in->num_lanes, verts = in->num_vertices;
 	for (unsigned j = 0; j < s->num_inputs; j++)
 		for (unsigned i = 0; i < j; i++) {
 			const struct io_decl *a = s->inputs[i], *b = s->inputs[j];
-			if (!inputs_share(a, b))
+			if (!interp_io_overlap(a, b))
 				continue;
 			uint64_t mask = b->bit_size >= 64 ? UINT64_MAX : ((uint64_t)1 << b->bit_size) - 1;
 			for (unsigned l = 0; l < (b->patch ? 1 : lanes); l++)
