@@ -62,7 +62,10 @@ static bool parse_header(const char *line, size_t len, json_t **json, struct hea
 		return false;
 	h->size = (size_t)json_integer_value(size);
 	h->zsize = (size_t)json_integer_value(zsize);
-	return true;
+	/* what a writer could have made: zlib compresses into at most
+	 * compressBound() bytes and inflates at most 1032 times what it reads
+	 * (a damaged header must not make us allocate its claim) */
+	return h->zsize <= compressBound((uLong)h->size) && h->size / 1032 <= h->zsize;
 }
 
 /* Step over the entry whose header was just read; false when the file ends
