@@ -301,11 +301,8 @@ static unsigned stage_max_const(const struct ir3 *ir)
 	const struct ir3_info *t = ir->target;
 	if (!t)
 		return 512;
-	switch (ir->stage) {
-	case STAGE_FRAGMENT: return t->max_const_frag;
-	case STAGE_COMPUTE: return t->max_const_compute;
-	default: return t->max_const_geom;
-	}
+	return ir3_stage_max_const(ir->stage, t->max_const_geom, t->max_const_frag,
+				   t->max_const_compute);
 }
 
 bool ir3_opt_cp(struct ir3 *ir)

@@ -11,6 +11,8 @@
 
 #include <stdbool.h>
 
+#include "compiler/stage.h"
+
 /* Delay slots, targets.md §1.2 and §1.6 (ir3_delay.c). */
 struct ir3_delays {
 	unsigned char alu_to_alu;	/* ALU → ALU, same register size */
@@ -97,5 +99,18 @@ struct ir3_info {
 
 	struct ir3_delays delay;
 };
+
+/* The vec4 of the const file a stage's shader may use (Mesa's
+ * ir3_max_const() for a shader compiled alone: max_const_safe only binds a
+ * variant recompiled to fit a pipeline). */
+static inline unsigned ir3_stage_max_const(enum shader_stage stage, unsigned geom, unsigned frag,
+					   unsigned compute)
+{
+	switch (stage) {
+	case STAGE_FRAGMENT: return frag;
+	case STAGE_COMPUTE: return compute;
+	default: return geom;
+	}
+}
 
 #endif

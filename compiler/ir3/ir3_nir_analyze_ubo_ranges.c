@@ -144,22 +144,13 @@ static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsign
 	*at += params + (slots + 3) / 4;
 }
 
-/* The vec4 of the const file a stage may use (Mesa's ir3_max_const). */
-static unsigned stage_max_const(const struct shader *s, const struct ir3_lowering *t)
-{
-	switch (s->stage) {
-	case STAGE_FRAGMENT: return t->max_const_frag;
-	case STAGE_COMPUTE: return t->max_const_compute;
-	default: return t->max_const_geom;
-	}
-}
-
 /* Place the ranges after `first` vec4 while they fit under the stage's
  * const size less `reserve` vec4; returns the byte offset past the last. */
 static unsigned place_ranges(const struct shader *s, const struct ir3_lowering *t,
 			     struct ir3_const_layout *l, unsigned first, unsigned reserve)
 {
-	unsigned max = stage_max_const(s, t);
+	unsigned max = ir3_stage_max_const(s->stage, t->max_const_geom, t->max_const_frag,
+					   t->max_const_compute);
 	unsigned limit = max > reserve ? (max - reserve) * 16 : 0;
 	unsigned offset = first * 16;
 	for (unsigned k = 0; k < l->num_ranges; k++) {
