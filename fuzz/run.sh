@@ -41,10 +41,10 @@ for name in "$@"; do
 	[ -d "$here/tests/fuzz/$name" ] && dirs+=("$here/tests/fuzz/$name")
 	out=$state/$name.last.log
 	echo "fuzz: $name for ${seconds}s ($(ls "$corpus" | wc -l) inputs)"
-	/usr/bin/time -f '%U %S' -o "$state/.time" "$bindir/$name" "${args[@]}" "${dirs[@]}" \
+	/usr/bin/time -f '%U %S' -o "$state/.time.$name" "$bindir/$name" "${args[@]}" "${dirs[@]}" \
 		>"$out" 2>&1
 	rc=$?
-	cpu=$(awk '{ print $1 + $2 }' "$state/.time" 2>/dev/null | tail -n 1)
+	cpu=$(awk '{ print $1 + $2 }' "$state/.time.$name" 2>/dev/null | tail -n 1)
 	execs=$(sed -n 's/^stat::number_of_executed_units: //p' "$out" | tail -n 1)
 	cov=$(grep -o 'cov: [0-9]*' "$out" | tail -n 1 | cut -d' ' -f2)
 	ft=$(grep -o 'ft: [0-9]*' "$out" | tail -n 1 | cut -d' ' -f2)
