@@ -56,7 +56,10 @@ test_expect 'HLSL: every entry point a program of its own, named by it' '
 	test_cmp expect out &&
 	$SHDB compile hlsl/particles.hlsl >out &&
 	grep -q "particles.hlsl/Expand: geometry: ok" out &&
-	test $(grep -c ": compute: ok" out) = 2
+	test $(grep -c ": compute: ok" out) = 2 &&
+	$SHDB compile hlsl/terrain.hlsl >out &&
+	printf "hlsl/terrain.hlsl/Hull: tess_ctrl: ok\nhlsl/terrain.hlsl/Domain: tess_eval: ok\n" >expect &&
+	test_cmp expect out
 '
 
 test_expect 'HLSL: -e several times, and --program' '
@@ -144,6 +147,8 @@ test_expect 'shdb run: a job per program, named and sorted as records' '
 	hlsl/scene.hlsl/Darken compute ok
 	hlsl/scene.hlsl/PSMain fragment ok
 	hlsl/scene.hlsl/VSMain vertex ok
+	hlsl/terrain.hlsl/Domain tess_eval ok
+	hlsl/terrain.hlsl/Hull tess_ctrl ok
 	retroarch/crt-lite.glsl vertex ok
 	retroarch/crt-lite.glsl fragment ok
 	retroarch/scanline.glsl vertex ok

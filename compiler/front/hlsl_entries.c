@@ -90,14 +90,16 @@ static enum shader_stage stage_from_attrs(const struct attrs *a)
 {
 	if (a->named != STAGE_NONE)
 		return a->named;
+	/* [outputtopology] is a hull shader's as well as a mesh shader's: the
+	 * hull's own attributes decide first */
+	if (a->hull)
+		return STAGE_TESS_CTRL;
 	if (a->outputtopology)
 		return STAGE_MESH;
 	if (a->numthreads)
 		return STAGE_COMPUTE;
 	if (a->maxvertexcount)
 		return STAGE_GEOMETRY;
-	if (a->hull)
-		return STAGE_TESS_CTRL;
 	if (a->domain)
 		return STAGE_TESS_EVAL;
 	if (a->pixel)
