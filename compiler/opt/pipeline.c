@@ -112,6 +112,7 @@ void opt_loop(struct pipeline *pl)
 	unsigned round = 0;
 	do {
 		progress = false;
+		PASS(progress, pl, lower_vars_to_ssa);
 		PASS(progress, pl, opt_copy_prop);
 		PASS(progress, pl, opt_dce);
 		PASS(progress, pl, opt_cse);
