@@ -113,6 +113,7 @@ void opt_loop(struct pipeline *pl)
 	do {
 		progress = false;
 		PASS(progress, pl, lower_vars_to_ssa);
+		PASS(progress, pl, opt_array_copies);
 		PASS(progress, pl, opt_copy_prop);
 		PASS(progress, pl, opt_dce);
 		PASS(progress, pl, opt_cse);
