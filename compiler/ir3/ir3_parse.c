@@ -796,6 +796,9 @@ static void parse_instr(struct parser *p, char *line)
 
 	if (ntargets) {
 		i->target = targets[0];
+		/* where infer_successors() locates a block of too many branches */
+		if (p->ir->legalized)
+			p->cur->data = (void *)(uintptr_t)p->line;
 		if (!p->ir->legalized && ir3_is_terminator(i)) {
 			/* one terminator a block: a second would give it more
 			 * successors than a block has */
@@ -896,21 +899,42 @@ static bool is_label(const char *s, size_t *len)
 	return q[0] == ':' && !q[1];
 }
 
-/* Branch targets and fall-through: the CFG of legalised code. */
-static void infer_successors(struct ir3 *ir)
+/* Link `b` to `to` unless it is already a successor; false when that would
+ * be a third. */
+static bool link_once(struct ir3_block *b, struct ir3_block *to)
+{
+	if (b->succ[0] == to || b->succ[1] == to)
+		return true;
+	if (b->succ[1])
+		return false;
+	ir3_block_link(b, to);
+	return true;
+}
+
+/* Branch targets and fall-through: the CFG of legalised code.  A block
+ * has two successors at most: one branch's target and where it falls
+ * through, or two targets of branches ending in a jump. */
+static void infer_successors(struct parser *p, struct ir3 *ir)
 {
 	foreach_block(b, ir) {
 		b->succ[0] = b->succ[1] = NULL;
-		bool falls = true;
+		bool falls = true, ok = true;
 		foreach_instr(i, b) {
 			if (ir3_is_meta(i))
 				continue;
-			if (i->target && ir3_is_flow(i) && b->succ[0] != i->target && b->succ[1] != i->target)
-				ir3_block_link(b, i->target);
+			if (i->target && ir3_is_flow(i))
+				ok &= link_once(b, i->target);
 			falls = !(i->opc == OPC_JUMP || i->opc == OPC_END || i->opc == OPC_RET);
 		}
-		if (falls && b->next && b->succ[0] != b->next && b->succ[1] != b->next)
-			ir3_block_link(b, b->next);
+		if (falls && b->next)
+			ok &= link_once(b, b->next);
+		p->line = (int)(uintptr_t)b->data;
+		b->data = NULL;
+		if (!ok) {
+			perr(p, "block %s branches to more than two places (its branches and where it "
+				"falls through): a block ends with one branch", b->name ? b->name : "?");
+			return;
+		}
 	}
 }
 
@@ -939,7 +963,9 @@ static void finish(struct parser *p)
 	if (p->failed)
 		return;
 	if (ir->legalized) {
-		infer_successors(ir);
+		infer_successors(p, ir);
+		if (p->failed)
+			return;
 	} else {
 		/* an unterminated block falls through: make the jump explicit */
 		foreach_block(b, ir) {

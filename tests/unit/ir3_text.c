@@ -122,6 +122,10 @@ int main(void)
 	check_error("stage frag\nb0:\n\tjump b7\n", "unknown block 'b7'", "unknown blocks");
 	check_error("stage frag\nb0:\n\tjump b1\n\tjump b1\nb1:\n\tend\n",
 		    "t.mir:4: error: a second branch in one block", "two branches in a block (fuzz)");
+	check_error("stage frag\nlegalized\nb0:\n\tbr p0.x, b2\n\tbr p0.y, b3\nb1:\n\tend\n"
+		    "b2:\n\tend\nb3:\n\tend\n",
+		    "t.mir:5: error: block b0 branches to more than two places",
+		    "legalised code: a block of two branches and a fall-through (fuzz)");
 	check_error("stage frag\nb0:\n\t%1 = mov.u32u32 1\n\t%1 = mov.u32u32 2\n",
 		    "t.mir:4: error: value %1 defined twice", "redefinitions");
 	check_error("stagex frag\n", "unknown header line", "unknown headers");
