@@ -220,8 +220,9 @@ run: all
 	$(Q)./$(if $(filter 1,$(SANITIZE)),$(SHDB_BIN),shdb) run --force -o results shaders/
 
 # prove runs every unit-test binary and every shell test; each speaks TAP.  The
-# tests of shdb report make their histories with bench/gen-runs.
-check: all $(BUILD)/benchbin/gen-runs $(FUZZ_RUNNERS)
+# tests of shdb report make their histories with bench/gen-runs; every other
+# benchmark is built too, so that make bench cannot break unseen.
+check: all $(BENCH_BINS) $(FUZZ_RUNNERS)
 	$(Q)SHDB=$(abspath $(SHDB_BIN)) SHDB_BUILD=$(abspath $(BUILD)) SHDB_SHARED=$(SHARED) \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 	  $(PROVE) -j$(NPROC) $(PROVE_OPTS) $(UNIT_BINS) $(wildcard tests/t[0-9]*.sh)

@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	}
 	memset(&in, 0, sizeof(in));
 	char *roots[1] = { argv[1] };
-	if (inputs_collect(&in, roots, 1, NULL, &m, STAGE_NONE, &err) < 0) {
+	if (inputs_collect(&in, roots, 1, NULL, &m, NULL, false, &err) < 0) {
 		fprintf(stderr, "%s\n", err.buf);
 		return 1;
 	}
