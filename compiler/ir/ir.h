@@ -232,7 +232,7 @@ enum atomic_op {
 /* Bit sets, printed as `a|b` (or `none`).  One name per bit, in bit order. */
 #define IR_SEMANTICS(X) X(acquire) X(release) X(make_available) X(make_visible)
 #define IR_MODES(X) X(ssbo) X(shared) X(image) X(global) X(output) X(local)
-#define IR_ACCESS(X) X(coherent) X(volatile) X(restrict) X(non_readable) X(non_writeable)
+#define IR_ACCESS(X) X(coherent) X(volatile) X(restrict) X(non_readable) X(non_writeable) X(can_reorder)
 #define IR_FLOAT_CONTROLS(X) \
 	X(denorm_preserve16) X(denorm_preserve32) X(denorm_preserve64) \
 	X(denorm_flush16) X(denorm_flush32) X(denorm_flush64) \
@@ -265,6 +265,8 @@ enum { IR_FLOAT_CONTROLS(X) FLOAT_CONTROL_BIT_COUNT };
 #define ACCESS_RESTRICT (1u << ACCESS_BIT_restrict)
 #define ACCESS_NON_READABLE (1u << ACCESS_BIT_non_readable)
 #define ACCESS_NON_WRITEABLE (1u << ACCESS_BIT_non_writeable)
+/* two loads of one address give one value, wherever they run (opt_access) */
+#define ACCESS_CAN_REORDER (1u << ACCESS_BIT_can_reorder)
 
 /* Names of the lists above ("smooth", "2d", …) and lookups by name (-1 when
  * unknown).  The `_names` arrays have the enum's COUNT entries. */

@@ -25,8 +25,16 @@ bool instr_is_reorderable(const struct instr *i)
 	switch (i->type) {
 	case INSTR_alu: case INSTR_load_const: case INSTR_undef: case INSTR_tex:
 		return true;
-	case INSTR_intrinsic:
-		return intrinsic_infos[instr_as_intrinsic(i)->op].flags & INTR_CAN_REORDER;
+	case INSTR_intrinsic: {
+		const struct intrinsic_instr *intr = instr_as_intrinsic(i);
+		const struct intrinsic_info *info = &intrinsic_infos[intr->op];
+		if (info->flags & INTR_CAN_REORDER)
+			return true;
+		/* a load of memory opt_access found read-only */
+		int slot = intrinsic_index_slot(intr->op, INTR_IDX_access);
+		return slot >= 0 && (info->flags & INTR_CAN_ELIMINATE) &&
+		       (intr->const_index[slot] & ACCESS_CAN_REORDER);
+	}
 	default:
 		return false;
 	}

@@ -98,8 +98,10 @@ bool pipeline_check_names(const char *passes, const char *print_after, struct st
 }
 
 /*
- * The default pipeline, run by `shdb compile` without --passes: the
- * target-independent optimisation loop, modelled on Mesa's
+ * The default pipeline, run by `shdb compile` without --passes: what
+ * memory loads may assume (opt_access, once, as drivers run
+ * nir_opt_access before optimising), then the target-independent
+ * optimisation loop, modelled on Mesa's
  * ir3_optimize_loop (../../shared/reference/targets.md §2.1) without its
  * target lowerings (scalarisation, idiv, pow …: a backend runs those on
  * its clone, then this loop again).  The loop repeats until no pass makes
@@ -129,6 +131,7 @@ void opt_loop(struct pipeline *pl)
 void opt_default(struct pipeline *pl)
 {
 	bool progress = false;
+	PASS(progress, pl, opt_access);
 	opt_loop(pl);
 	PASS(progress, pl, opt_sink);
 	PASS(progress, pl, opt_dce);
