@@ -665,6 +665,21 @@ unsigned ssa_def_num_uses(const struct ssa_def *def)
 	return (unsigned)list_length(&def->uses);
 }
 
+bool instr_is_local_access(struct instr *i, struct intrinsic_instr **out)
+{
+	if (i->type != INSTR_intrinsic)
+		return false;
+	struct intrinsic_instr *intr = instr_as_intrinsic(i);
+	if (out)
+		*out = intr;
+	return intr->op == INTR_load_local || intr->op == INTR_store_local;
+}
+
+struct src *local_access_offset(struct intrinsic_instr *intr)
+{
+	return &intr->src[intr->op == INTR_load_local ? 0 : 1];
+}
+
 struct load_const_instr *ssa_def_as_const(const struct ssa_def *def)
 {
 	return def->parent->type == INSTR_load_const ? instr_as_load_const(def->parent) : NULL;

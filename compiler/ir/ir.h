@@ -981,6 +981,10 @@ static inline bool ssa_def_has_uses(const struct ssa_def *def) { return !list_em
 unsigned ssa_def_num_uses(const struct ssa_def *def);
 /* A load_const / undef definition, or NULL. */
 struct load_const_instr *ssa_def_as_const(const struct ssa_def *def);
+/* Whether `i` is a load_local or store_local (then *out, if given, is it),
+ * and such an access's element offset source. */
+bool instr_is_local_access(struct instr *i, struct intrinsic_instr **out);
+struct src *local_access_offset(struct intrinsic_instr *intr);
 
 /* ------------------------------------------------------------------------
  * Control-flow nodes.

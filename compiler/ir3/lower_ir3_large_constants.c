@@ -35,15 +35,6 @@ static bool is_const(struct ssa_def *d)
 	return lc && lc->instr.type == INSTR_load_const;
 }
 
-static bool local_access(struct instr *in, struct intrinsic_instr **out)
-{
-	if (in->type != INSTR_intrinsic)
-		return false;
-	struct intrinsic_instr *intr = instr_as_intrinsic(in);
-	*out = intr;
-	return intr->op == INTR_load_local || intr->op == INTR_store_local;
-}
-
 /* The bytes a constant store puts in the constant data (its element's
  * vec4, components of 4 bytes, those of its write mask): the driver's
  * upload.  A later store of an element overwrites an earlier one. */
@@ -76,7 +67,7 @@ static void find(struct shader *s, struct cand *c)
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			struct intrinsic_instr *intr;
-			if (!local_access(in, &intr))
+			if (!instr_is_local_access(in, &intr))
 				continue;
 			unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 			if (!c[l].ok)
@@ -149,7 +140,7 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
 				struct intrinsic_instr *intr;
-				if (!local_access(in, &intr))
+				if (!instr_is_local_access(in, &intr))
 					continue;
 				unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 				if (!c[l].ok)

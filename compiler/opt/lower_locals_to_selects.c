@@ -14,26 +14,13 @@
 
 #include <stdlib.h>
 
-static bool local_op(struct instr *in, struct intrinsic_instr **out)
-{
-	if (in->type != INSTR_intrinsic)
-		return false;
-	*out = instr_as_intrinsic(in);
-	return (*out)->op == INTR_load_local || (*out)->op == INTR_store_local;
-}
-
-static struct src *offset_of(struct intrinsic_instr *intr)
-{
-	return &intr->src[intr->op == INTR_load_local ? 0 : 1];
-}
-
 static void to_selects(struct shader *s, struct builder *b, struct intrinsic_instr *intr,
 		       const unsigned *first)
 {
 	unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 	const struct local_decl *d = s->locals[l];
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
-	struct ssa_def *idx = b_iadd(b, offset_of(intr)->ssa, b_imm_int(b, base));
+	struct ssa_def *idx = b_iadd(b, local_access_offset(intr)->ssa, b_imm_int(b, base));
 	struct ssa_def *zero = b_imm_int(b, 0);
 	if (intr->op == INTR_load_local) {
 		struct ssa_def *v = b_load_local(b, first[l], 0, zero);
@@ -58,7 +45,7 @@ bool lower_locals_to_selects(struct shader *s)
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			struct intrinsic_instr *intr;
-			if (local_op(in, &intr))
+			if (instr_is_local_access(in, &intr))
 				used[intrinsic_get(intr, INTR_IDX_local)] = true;
 		}
 	unsigned *first = xcalloc(n + 1, sizeof(unsigned));
@@ -82,7 +69,7 @@ bool lower_locals_to_selects(struct shader *s)
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
 				struct intrinsic_instr *intr;
-				if (!local_op(in, &intr) || intrinsic_get(intr, INTR_IDX_local) >= (int)n)
+				if (!instr_is_local_access(in, &intr) || intrinsic_get(intr, INTR_IDX_local) >= (int)n)
 					continue;
 				builder_init(&b, s, cursor_before_instr(in));
 				to_selects(s, &b, intr, first);

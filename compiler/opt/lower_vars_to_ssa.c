@@ -45,24 +45,11 @@ struct vars {
 	unsigned num_made, cap_made;
 };
 
-static bool is_local_access(struct instr *i)
-{
-	if (i->type != INSTR_intrinsic)
-		return false;
-	enum intrinsic op = instr_as_intrinsic(i)->op;
-	return op == INTR_load_local || op == INTR_store_local;
-}
-
-static struct src *offset_src(struct intrinsic_instr *intr)
-{
-	return &intr->src[intr->op == INTR_load_local ? 0 : 1];
-}
-
 /* The element a constant-offset access names (maybe past the end). */
 static uint64_t elem_of(struct intrinsic_instr *intr)
 {
 	return (uint64_t)intrinsic_get(intr, INTR_IDX_base) +
-	       ssa_def_as_const(offset_src(intr)->ssa)->value[0];
+	       ssa_def_as_const(local_access_offset(intr)->ssa)->value[0];
 }
 
 static bool out_of_bounds(struct vars *v, struct intrinsic_instr *intr)
@@ -92,11 +79,11 @@ static bool find_direct(struct vars *v)
 		v->direct[i] = true;
 	foreach_block(b, v->fn) {
 		foreach_instr(i, b) {
-			if (!is_local_access(i))
+			if (!instr_is_local_access(i, NULL))
 				continue;
 			struct intrinsic_instr *intr = instr_as_intrinsic(i);
 			unsigned local = (unsigned)intrinsic_get(intr, INTR_IDX_local);
-			if (!ssa_def_as_const(offset_src(intr)->ssa))
+			if (!ssa_def_as_const(local_access_offset(intr)->ssa))
 				v->direct[local] = false;
 		}
 	}
@@ -164,7 +151,7 @@ static void place_phis(struct vars *v)
 	unsigned *cap_defs = xcalloc(v->num_vars, sizeof(*cap_defs));
 	foreach_block(b, fn) {
 		foreach_instr(i, b) {
-			if (!is_local_access(i) || instr_as_intrinsic(i)->op != INTR_store_local ||
+			if (!instr_is_local_access(i, NULL) || instr_as_intrinsic(i)->op != INTR_store_local ||
 			    !promoted(v, instr_as_intrinsic(i)) || out_of_bounds(v, instr_as_intrinsic(i)))
 				continue;
 			unsigned var = var_of(v, instr_as_intrinsic(i));
@@ -284,7 +271,7 @@ static void rename_block(struct vars *v, struct rename *rn, struct block *b)
 	for (unsigned k = 0; k < bp->n; k++)
 		set_cur(v, rn, bp->vars[k], &bp->phis[k]->def);
 	foreach_instr_safe(i, b) {
-		if (!is_local_access(i) || !promoted(v, instr_as_intrinsic(i)))
+		if (!instr_is_local_access(i, NULL) || !promoted(v, instr_as_intrinsic(i)))
 			continue;
 		struct intrinsic_instr *intr = instr_as_intrinsic(i);
 		if (out_of_bounds(v, intr)) {
@@ -359,7 +346,7 @@ static void clean_unreachable(struct vars *v)
 		if (block_is_reachable(b))
 			continue;
 		foreach_instr_safe(i, b) {
-			if (!is_local_access(i) || !promoted(v, instr_as_intrinsic(i)))
+			if (!instr_is_local_access(i, NULL) || !promoted(v, instr_as_intrinsic(i)))
 				continue;
 			struct intrinsic_instr *intr = instr_as_intrinsic(i);
 			if (intr->op == INTR_load_local)
@@ -433,7 +420,7 @@ static void compact_locals(struct vars *v)
 	s->num_locals = n;
 	foreach_block(b, v->fn)
 		foreach_instr(i, b)
-			if (is_local_access(i)) {
+			if (instr_is_local_access(i, NULL)) {
 				struct intrinsic_instr *intr = instr_as_intrinsic(i);
 				intrinsic_set(intr, INTR_IDX_local,
 					      (int32_t)map[intrinsic_get(intr, INTR_IDX_local)]);

@@ -51,19 +51,6 @@ struct copy {
 	uint64_t *elem, *vert, *slot;	/* each store's element, vertex, slot offset */
 };
 
-static bool local_access(struct instr *i, struct intrinsic_instr **out)
-{
-	if (i->type != INSTR_intrinsic)
-		return false;
-	*out = instr_as_intrinsic(i);
-	return (*out)->op == INTR_load_local || (*out)->op == INTR_store_local;
-}
-
-static struct ssa_def *access_offset(struct intrinsic_instr *intr)
-{
-	return intr->src[intr->op == INTR_load_local ? 0 : 1].ssa;
-}
-
 static bool const_u32(struct ssa_def *d, uint64_t *v)
 {
 	struct load_const_instr *c = ssa_def_as_const(d);
@@ -98,7 +85,7 @@ static void note_store(struct copy *c, struct intrinsic_instr *store, const stru
 {
 	struct intrinsic_instr *load;
 	uint64_t elem, vertex, slot;
-	if (!const_u32(access_offset(store), &elem) ||
+	if (!const_u32(local_access_offset(store)->ssa, &elem) ||
 	    !input_source(store, d, &load, &vertex, &slot)) {
 		c->rejected = true;
 		return;
@@ -234,7 +221,7 @@ bool opt_array_copies(struct shader *s)
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			struct intrinsic_instr *intr;
-			if (!local_access(in, &intr))
+			if (!instr_is_local_access(in, &intr))
 				continue;
 			unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 			if (intr->op == INTR_load_local) {
@@ -258,7 +245,7 @@ bool opt_array_copies(struct shader *s)
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
 				struct intrinsic_instr *intr;
-				if (!local_access(in, &intr))
+				if (!instr_is_local_access(in, &intr))
 					continue;
 				unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 				if (intr->op == INTR_load_local && stride[l])
