@@ -32,23 +32,26 @@
  * udiv and umod of S.
  */
 #include <stdlib.h>
-#include <string.h>
 
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
+#include "compiler/util/array.h"
 
-/* What is known of one local. */
+/* A store of the copy: the element, and the vertex and slot offset it holds. */
+struct copied {
+	uint64_t elem, vert, slot;
+};
+
+/* What is known of one local (its element size is the declaration's). */
 struct copy {
 	bool stored, loaded, rejected;
 	enum intrinsic op;		/* load_input or load_per_vertex_input */
 	int32_t base, component;
-	unsigned num_components, bit_size;
 	bool have_first;
 	uint64_t e0;			/* an element's index, and the vertex and slot */
 	uint64_t v0, o0;		/* offset it holds */
 	uint64_t vmax, omax;		/* the largest vertex and slot offset seen */
-	unsigned n;			/* stores seen */
-	uint64_t *elem, *vert, *slot;	/* each store's element, vertex, slot offset */
+	ARRAY(struct copied) stores;
 };
 
 static bool const_u32(struct ssa_def *d, uint64_t *v)
@@ -98,8 +101,6 @@ static void note_store(struct copy *c, struct intrinsic_instr *store, const stru
 		c->op = load->op;
 		c->base = base;
 		c->component = component;
-		c->num_components = load->def.num_components;
-		c->bit_size = load->def.bit_size;
 		c->e0 = elem, c->v0 = vertex, c->o0 = slot;
 		c->vmax = vertex, c->omax = slot;
 	} else if (load->op != c->op || base != c->base || component != c->component) {
@@ -110,13 +111,7 @@ static void note_store(struct copy *c, struct intrinsic_instr *store, const stru
 		c->e0 = elem, c->v0 = vertex, c->o0 = slot;
 	c->vmax = vertex > c->vmax ? vertex : c->vmax;
 	c->omax = slot > c->omax ? slot : c->omax;
-	c->elem = realloc(c->elem, (c->n + 1) * sizeof(*c->elem));
-	c->vert = realloc(c->vert, (c->n + 1) * sizeof(*c->vert));
-	c->slot = realloc(c->slot, (c->n + 1) * sizeof(*c->slot));
-	if (!c->elem || !c->vert || !c->slot)
-		abort();
-	c->elem[c->n] = elem, c->vert[c->n] = vertex, c->slot[c->n] = slot;
-	c->n++;
+	array_push(&c->stores, (struct copied){ elem, vertex, slot });
 }
 
 /*
@@ -129,12 +124,12 @@ static uint64_t stride_of(const struct copy *c)
 	if (c->o0 > c->omax || c->omax - c->o0 >= 1u << 16 || c->vmax >= 1u << 16)
 		return 0;
 	uint64_t s = c->omax - c->o0 + 1;
-	for (unsigned k = 0; k < c->n; k++) {
+	for (size_t k = 0; k < c->stores.len; k++) {
+		const struct copied *st = &c->stores.data[k];
 		/* same element twice: one value (the same vertex and slot) */
-		if (c->slot[k] < c->o0 || c->vert[k] < c->v0)
+		if (st->slot < c->o0 || st->vert < c->v0)
 			return 0;
-		uint64_t want = c->e0 + (c->vert[k] - c->v0) * s + (c->slot[k] - c->o0);
-		if (c->elem[k] != want)
+		if (st->elem != c->e0 + (st->vert - c->v0) * s + (st->slot - c->o0))
 			return 0;
 	}
 	return s;
@@ -170,6 +165,7 @@ static struct ssa_def *add_const(struct builder *b, struct ssa_def *x, int64_t k
 static void rewrite_load(struct shader *s, struct copy *c, uint64_t stride,
 			 struct intrinsic_instr *load)
 {
+	const struct local_decl *d = s->locals[intrinsic_get(load, INTR_IDX_local)];
 	struct builder b;
 	builder_init(&b, s, cursor_before_instr(&load->instr));
 	struct ssa_def *x = load->src[0].ssa;
@@ -199,12 +195,12 @@ static void rewrite_load(struct shader *s, struct copy *c, uint64_t stride,
 	}
 	struct ssa_def *v;
 	if (c->op == INTR_load_input)
-		v = b_intrinsic_def_(&b, INTR_load_input, c->num_components, c->bit_size,
+		v = b_intrinsic_def_(&b, INTR_load_input, d->num_components, d->bit_size,
 				     (struct ssa_def *const[]){ slot },
 				     &(struct intr_indices){ .base = c->base,
 							     .component = c->component });
 	else
-		v = b_intrinsic_def_(&b, INTR_load_per_vertex_input, c->num_components, c->bit_size,
+		v = b_intrinsic_def_(&b, INTR_load_per_vertex_input, d->num_components, d->bit_size,
 				     (struct ssa_def *const[]){ vertex, slot },
 				     &(struct intr_indices){ .base = c->base,
 							     .component = c->component });
@@ -237,7 +233,7 @@ bool opt_array_copies(struct shader *s)
 	uint64_t *stride = xcalloc(n, sizeof(*stride));
 	bool any = false;
 	for (unsigned l = 0; l < n; l++) {
-		if (c[l].loaded && c[l].stored && !c[l].rejected && c[l].n)
+		if (c[l].loaded && c[l].stored && !c[l].rejected && c[l].stores.len)
 			stride[l] = stride_of(&c[l]);
 		any |= stride[l] != 0 || (c[l].stored && !c[l].loaded);
 	}
@@ -255,9 +251,7 @@ bool opt_array_copies(struct shader *s)
 			}
 	}
 	for (unsigned l = 0; l < n; l++) {
-		free(c[l].elem);
-		free(c[l].vert);
-		free(c[l].slot);
+		array_free(&c[l].stores);
 	}
 	free(c);
 	free(stride);
