@@ -11,11 +11,13 @@
  * at it with its name printed last.
  */
 #include <dirent.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "compiler/util/array.h"
+#include "compiler/util/error.h"
 #include "compiler/util/file.h"
 #include "fuzz/fuzz.h"
 
@@ -30,7 +32,12 @@ static void run_file(const char *path)
 		printf("not ok %u - %s\n", ++count, err.buf);
 		exit(1);
 	}
-	LLVMFuzzerTestOneInput((const uint8_t *)data.buf, data.len);
+	/* as libFuzzer gives it: a buffer of exactly the input's size, so that
+	 * the sanitizer sees a read past its end (a strbuf ends in a NUL) */
+	uint8_t *exact = xmalloc(data.len ? data.len : 1);
+	memcpy(exact, data.buf, data.len);
+	LLVMFuzzerTestOneInput(exact, data.len);
+	free(exact);
 	printf("ok %u - %s\n", ++count, path);
 	strbuf_release(&data);
 	strbuf_release(&err);

@@ -4,6 +4,7 @@
  */
 #include "compiler/front/glsl_lex.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -189,6 +190,20 @@ bool glsl_token_is(const struct glsl_token *t, const char *s)
 	return t->len == n && !memcmp(t->text, s, n);
 }
 
+int glsl_token_int(const struct glsl_token *t)
+{
+	if (!t->len || t->text[0] < '0' || t->text[0] > '9')
+		return -1;
+	int v = 0;
+	for (size_t i = 0; i < t->len && t->text[i] >= '0' && t->text[i] <= '9'; i++) {
+		int d = t->text[i] - '0';
+		if (v > (INT_MAX - d) / 10)
+			return INT_MAX;
+		v = v * 10 + d;
+	}
+	return v;
+}
+
 void glsl_find_version(const char *src, size_t len, struct glsl_version *v)
 {
 	struct glsl_lexer lx;
@@ -206,7 +221,7 @@ void glsl_find_version(const char *src, size_t len, struct glsl_version *v)
 	v->present = true;
 	v->line = t.line;
 	if (glsl_lex_skip_blanks(&lx, &t) == GTOK_NUMBER)
-		v->version = atoi(t.text);
+		v->version = glsl_token_int(&t);
 	while (glsl_lex_skip_blanks(&lx, &t) == GTOK_IDENT) {
 		v->es |= glsl_token_is(&t, "es");
 		v->compatibility |= glsl_token_is(&t, "compatibility");

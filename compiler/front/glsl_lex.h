@@ -57,6 +57,11 @@ enum glsl_token_kind glsl_lex_skip_blanks(struct glsl_lexer *lx, struct glsl_tok
 
 bool glsl_token_is(const struct glsl_token *t, const char *s);
 
+/* The value of the decimal digits a token starts with, read within the
+ * token (its text is not NUL-terminated at its end), INT_MAX for a number
+ * larger than that, -1 when it does not start with a digit. */
+int glsl_token_int(const struct glsl_token *t);
+
 /* What the #version line says (or implies, when there is none). */
 struct glsl_version {
 	int version;		/* 110 when the source has no #version */

@@ -250,6 +250,15 @@ const char *source_include_error(const struct prepared_source *ps, const char *m
 	const char *m = memmem(msg, len, marker, sizeof(marker) - 1);
 	if (!ps || !m)
 		return NULL;
-	size_t i = (size_t)strtoul(m + sizeof(marker) - 1, NULL, 10);
-	return i < ps->include_errors.len ? ps->include_errors.data[i] : NULL;
+	/* the message need not end in a NUL: its digits are read within len */
+	const char *end = msg + len;
+	size_t i = 0;
+	bool digits = false;
+	for (const char *p = m + sizeof(marker) - 1; p < end && *p >= '0' && *p <= '9'; p++) {
+		i = i * 10 + (size_t)(*p - '0');
+		digits = true;
+		if (i >= ps->include_errors.len)
+			return NULL;
+	}
+	return digits ? ps->include_errors.data[i] : NULL;
 }

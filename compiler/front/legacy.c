@@ -536,7 +536,7 @@ static void note_frag_data(struct legacy *lg, const struct glsl_token *t, int *s
 			lg->frag_data_size = -1;
 		return;
 	case 2:
-		*index = t->kind == GTOK_NUMBER ? atoi(t->text) : -1;
+		*index = t->kind == GTOK_NUMBER ? glsl_token_int(t) : -1;
 		*state = *index >= 0 && *index < 32 ? 3 : 0;
 		if (*state == 0)
 			lg->frag_data_size = -1;

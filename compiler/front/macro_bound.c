@@ -352,9 +352,9 @@ static void line_directive(const struct glsl_token *t, size_t n, const struct gl
 		i++;
 	if (i >= n)
 		return;
-	long next = strtol(t[i].text, NULL, 10);
-	/* a line number no file has (strtol's LONG_MAX for a long string of
-	 * digits): glslang refuses it, and there is no location to follow */
+	long next = glsl_token_int(&t[i]);
+	/* a line number no file has (INT_MAX for a long string of digits):
+	 * glslang refuses it, and there is no location to follow */
 	if (next < 0 || next >= INT_MAX / 2)
 		return;
 	/* what line the next one is: glsl_line_directive_value()'s inverse */
