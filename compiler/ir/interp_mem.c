@@ -34,6 +34,12 @@ static void mem_init(struct ictx *c, struct mem *m, uint32_t size, const uint8_t
 	memset(m->tags, poison ? INTERP_TAG_POISON : 0, size);
 }
 
+/* The depth of a texel layer: a cube's six faces, a 3D image's slices. */
+static uint32_t image_depth(const struct interp_texture *t, enum image_dim dim)
+{
+	return dim == DIM_cube ? 6 : dim == DIM_3d ? t->size[2] : 1;
+}
+
 void interp_mem_setup(struct ictx *c)
 {
 	const struct interp_inputs *in = c->in;
@@ -70,8 +76,10 @@ void interp_mem_setup(struct ictx *c)
 	for (unsigned i = 0; i < in->num_images; i++) {
 		const struct interp_texture *t = &in->image[i];
 		c->image[i].model = t;
-		c->image[i].num_texels = t->size[0] * t->size[1] * t->size[2] * t->layers *
-					 t->samples;
+		/* a cube's layer is six faces (image_depth()), which size[2] does not count */
+		const struct resource_decl *d = shader_find_resource(s->images, s->num_images, i);
+		c->image[i].num_texels = t->size[0] * t->size[1] *
+					 image_depth(t, d ? d->dim : DIM_2d) * t->layers * t->samples;
 	}
 }
 
@@ -459,11 +467,6 @@ static void image_coords(enum image_dim dim, bool array, const uint64_t *coord, 
 	}
 }
 
-static uint32_t image_depth(const struct interp_texture *t, enum image_dim dim)
-{
-	return dim == DIM_cube ? 6 : dim == DIM_3d ? t->size[2] : 1;
-}
-
 int64_t interp_image_texel(const struct interp_texture *t, enum image_dim dim, bool array,
 			   const uint64_t *coord, uint64_t sample, uint64_t lod)
 {
@@ -502,6 +505,13 @@ static int64_t image_texel(struct ictx *c, struct intrinsic_instr *intr, unsigne
 		lod = isrc(c, intr, 3, l);
 	else if (intr->op == INTR_image_store)
 		lod = isrc(c, intr, 4, l);
+	/* the front end reads a cube array as a 2D array of faces (layer
+	 * 6 × cube + face), which is the cube's own addressing; the model
+	 * counts cubes in its layers, so the access is bounded as a cube's */
+	const struct resource_decl *d = shader_find_resource(c->s->images, c->s->num_images,
+							      (unsigned)slot);
+	if (d && d->dim == DIM_cube && dim == DIM_2d && array)
+		dim = DIM_cube;
 	return interp_image_texel(c->image[slot].model, dim, array, ival(c, intr->src[1].ssa, l),
 				  isrc(c, intr, 2, l), lod);
 }
