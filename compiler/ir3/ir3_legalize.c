@@ -201,7 +201,7 @@ static void sync_update(struct lctx *c, struct lstate *s, struct ir3_instruction
 	else if (n->opc == OPC_GETFIBERID && d0)
 		mask_set(c, &s->needs_ss, d0);
 	else if (n->opc == OPC_STC && n->nsrc >= 2 && (n->srcs[0]->flags & IR3_REG_IMMED)) {
-		unsigned first = n->srcs[0]->uim, count = ir3_reg_elems(n->srcs[1]);
+		unsigned first = ir3_stc_dst(n), count = ir3_reg_elems(n->srcs[1]);
 		for (unsigned k = first; k < first + count && k < 4 * 512; k++)
 			bitset_set(s->ss_const, k);
 	}
@@ -959,12 +959,12 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 	c.blocks = arena_array(&a, struct lblock, ir->nblocks);
 
 	/* (ei) only when every varying fetch is in the first block after the
-	 * preamble (Mesa's ir3_after_preamble) */
+	 * preamble (Mesa's ir3_after_preamble: where the else branch of the
+	 * first block's shps goes) */
 	struct ir3_block *start = ir->first;
-	foreach_block(b, ir)
-		foreach_instr(i, b)
-			if (i->opc == OPC_SHPE && b->succ[0])
-				start = b->succ[0];
+	struct ir3_instruction *t = ir3_block_terminator(start);
+	if (t && t->opc == OPC_SHPS && start->succ[1] && start->succ[1]->succ[0])
+		start = start->succ[1]->succ[0];
 	c.early_input_release = true;
 	bool inputs = false, prefetch = false;
 	foreach_block(b, ir)
