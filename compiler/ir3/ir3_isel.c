@@ -9,8 +9,8 @@
  * return) or any other successor ends in `jump` (legalize drops jumps to
  * the next block); the preamble's ifs (ir3_nir_opt_preamble) end in `shps`
  * and `getone` instead, and the block ending in `shpe` needs no jump (as
- * Mesa's emit_if and ir3_legalize).  Every IR loop that reaches selection adds one to
- * `loops` (Mesa's emit_loop).  Blocks nothing reaches are removed (Mesa's
+ * Mesa's emit_if and ir3_legalize).  Every IR loop that reaches selection
+ * adds one to `loops` (Mesa's emit_loop).  Blocks nothing reaches are removed (Mesa's
  * ir3_remove_unreachable).  Phis get one machine phi per component; their
  * sources are filled once every block is emitted (back edges).
  */

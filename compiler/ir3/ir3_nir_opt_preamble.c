@@ -101,11 +101,21 @@ static bool intrinsic_movable(struct preamble *p, struct intrinsic_instr *intr)
 	}
 }
 
-/* The if just before a phi's block (the only phis that move). */
+/* The if just before a phi's block (the only phis that move: those with
+ * a source from the end of each branch). */
 static struct cf_if *phi_if(struct instr *phi)
 {
 	struct cf_node *prev = cf_node_prev(&phi->block->cf);
-	return prev && prev->type == CF_IF ? cf_as_if(prev) : NULL;
+	if (!prev || prev->type != CF_IF)
+		return NULL;
+	struct cf_if *nif = cf_as_if(prev);
+	struct phi_instr *p = instr_as_phi(phi);
+	bool then_src = false, else_src = false;
+	foreach_phi_src(ps, p) {
+		then_src |= ps->pred == cf_list_last_block(&nif->then_list);
+		else_src |= ps->pred == cf_list_last_block(&nif->else_list);
+	}
+	return then_src && else_src ? nif : NULL;
 }
 
 static bool instr_movable(struct preamble *p, struct instr *in)
