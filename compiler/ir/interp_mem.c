@@ -47,6 +47,7 @@ void interp_mem_setup(struct ictx *c)
 	mem_init(c, &c->global, in->global.size, in->global.data, false);
 	uint32_t shared = s->info.shared_size > in->shared.size ? s->info.shared_size : in->shared.size;
 	mem_init(c, &c->shared, shared, NULL, true);
+	mem_init(c, &c->preamble, 4 * 4 * 512, NULL, true);	/* a const file */
 	if (in->shared.size) {
 		memcpy(c->shared.data, in->shared.data, in->shared.size);
 		memset(c->shared.tags, 0, in->shared.size);
