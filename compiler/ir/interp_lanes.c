@@ -292,7 +292,8 @@ static void exec_vote(struct ictx *c, struct intrinsic_instr *intr, const struct
 	for (unsigned i = 0; i < ls->n; i++) {
 		unsigned l = ls->l[i];
 		struct subgroup sg = subgroup_of(c, l);
-		const struct ssa_def *v = intr->op == INTR_elect ? NULL : intr->src[0].ssa;
+		bool elect = intr->op == INTR_elect || intr->op == INTR_elect_any_ir3;
+		const struct ssa_def *v = elect ? NULL : intr->src[0].ssa;
 		uint64_t bits[2] = { 0, 0 };
 		bool poison = false, any = false, all = true, first_set = false, eq = true;
 		unsigned first = 0;
@@ -324,7 +325,9 @@ static void exec_vote(struct ictx *c, struct intrinsic_instr *intr, const struct
 			}
 		}
 		switch (intr->op) {
-		case INTR_elect: iput(c, &intr->def, l, 0, l == first, false, false); break;
+		case INTR_elect: case INTR_elect_any_ir3:
+			iput(c, &intr->def, l, 0, l == first, false, false);
+			break;
 		case INTR_vote_any: iput(c, &intr->def, l, 0, any, poison, false); break;
 		case INTR_vote_all: iput(c, &intr->def, l, 0, all, poison, false); break;
 		case INTR_vote_ieq: case INTR_vote_feq:
@@ -411,8 +414,16 @@ bool interp_exec_cross_lane(struct ictx *c, struct intrinsic_instr *intr, const 
 		exec_barycentrics(c, intr, ls);
 		return true;
 	case INTR_elect: case INTR_ballot: case INTR_vote_any: case INTR_vote_all:
-	case INTR_vote_ieq: case INTR_vote_feq:
+	case INTR_vote_ieq: case INTR_vote_feq: case INTR_elect_any_ir3:
 		exec_vote(c, intr, ls);
+		return true;
+	case INTR_preamble_start_ir3:
+		/* the ir3 preamble runs in the first subgroup (wave) */
+		for (unsigned i = 0; i < ls->n; i++)
+			iput(c, &intr->def, ls->l[i], 0, subgroup_of(c, ls->l[i]).base == 0, false,
+			     false);
+		return true;
+	case INTR_preamble_end_ir3:
 		return true;
 	case INTR_inverse_ballot: case INTR_ballot_bitfield_extract:
 	case INTR_ballot_bit_count_reduce: case INTR_ballot_bit_count_inclusive:

@@ -53,6 +53,7 @@ void interp_mem_setup(struct ictx *c)
 	mem_init(c, &c->global, in->global.size, in->global.data, false);
 	uint32_t shared = s->info.shared_size > in->shared.size ? s->info.shared_size : in->shared.size;
 	mem_init(c, &c->shared, shared, NULL, true);
+	mem_init(c, &c->preamble, 4 * 4 * 512, NULL, true);	/* a const file */
 	if (in->shared.size) {
 		memcpy(c->shared.data, in->shared.data, in->shared.size);
 		memset(c->shared.tags, 0, in->shared.size);
@@ -307,6 +308,10 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		addr = global_offset(c, ir3_address(c, intr, 0, l));
 		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l);
 		break;
+	case INTR_load_preamble:
+		m = &c->preamble;
+		addr = 4 * (uint64_t)(uint32_t)base;
+		break;
 	default:		/* load_scratch */
 		m = &c->scratch[l];
 		addr = (uint64_t)base + (uint32_t)isrc(c, intr, 0, l);
@@ -327,7 +332,9 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 static void exec_store(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 {
 	const struct ssa_def *v = intr->src[0].ssa;
-	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	unsigned mask = intrinsic_has(intr->op, INTR_IDX_write_mask)
+				? (unsigned)intrinsic_get(intr, INTR_IDX_write_mask)
+				: (1u << v->num_components) - 1;
 	int32_t base = intrinsic_has(intr->op, INTR_IDX_base) ? intrinsic_get(intr, INTR_IDX_base) : 0;
 	bool undef = false;
 	struct mem *m;
@@ -357,6 +364,10 @@ static void exec_store(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		m = &c->global;
 		undef = addr_undef(c, intr, 1, l) || addr_undef(c, intr, 2, l);
 		addr = global_offset(c, ir3_address(c, intr, 1, l));
+		break;
+	case INTR_store_preamble:
+		m = &c->preamble;
+		addr = 4 * (uint64_t)(uint32_t)base;
 		break;
 	default:		/* store_scratch */
 		m = &c->scratch[l];
@@ -663,11 +674,12 @@ bool interp_exec_memory(struct ictx *c, struct intrinsic_instr *intr, const stru
 	switch (intr->op) {
 	case INTR_load_uniform: case INTR_load_push_constant: case INTR_load_ubo:
 	case INTR_load_ssbo: case INTR_load_shared: case INTR_load_global: case INTR_load_scratch:
-	case INTR_load_shared_ir3: case INTR_load_global_ir3:
+	case INTR_load_shared_ir3: case INTR_load_global_ir3: case INTR_load_preamble:
 		fn = exec_load;
 		break;
 	case INTR_store_ssbo: case INTR_store_shared: case INTR_store_global:
 	case INTR_store_scratch: case INTR_store_shared_ir3: case INTR_store_global_ir3:
+	case INTR_store_preamble:
 		fn = exec_store;
 		break;
 	case INTR_ssbo_atomic: case INTR_ssbo_atomic_swap: case INTR_shared_atomic:

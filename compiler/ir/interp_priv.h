@@ -66,6 +66,7 @@ struct ictx {
 	/* memory */
 	struct mem *ssbo;		/* res->ssbo, as struct mem */
 	struct mem global, shared;
+	struct mem preamble;		/* the ir3 preamble's stores (dwords by base) */
 	struct mem *scratch;		/* per lane */
 	uint64_t **local_vals;		/* per local decl: [lane][element][comp] */
 	uint8_t **local_tags;

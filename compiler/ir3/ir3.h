@@ -401,6 +401,18 @@ static inline bool ir3_has_flag(const struct ir3_instruction *i, unsigned f)
 {
 	return (ir3_op(i->opc)->flags & f) != 0;
 }
+/* The first const component an stc writes: its immediate (8 bits), plus
+ * a1.x when it has a third source (Mesa's store_const_ir3: a1.x holds the
+ * high part, a multiple of 256, set by a mova1 of an immediate, or of a
+ * mov of one when the immediate does not fit mova1). */
+static inline unsigned ir3_stc_dst(const struct ir3_instruction *i)
+{
+	unsigned dst = i->srcs[0]->uim;
+	const struct ir3_register *v = i->nsrc > 2 ? i->srcs[2] : NULL;
+	for (int k = 0; k < 2 && v && !(v->flags & IR3_REG_IMMED); k++)
+		v = v->def && v->def->instr->nsrc ? v->def->instr->srcs[0] : NULL;
+	return v && (v->flags & IR3_REG_IMMED) ? dst + v->uim : dst;
+}
 static inline bool ir3_is_terminator(const struct ir3_instruction *i)
 {
 	return ir3_has_flag(i, IR3_OP_TERM);

@@ -269,18 +269,32 @@ static struct ir3_instruction *create_empty_preamble(struct ir3 *ir)
 	return shpe;
 }
 
+/* Whether the preamble's stc writes const component `comp` (alias.rt goes
+ * into the preamble, where the value may not be there yet). */
+static bool stc_writes(const struct ir3 *ir, unsigned comp)
+{
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			if (i->opc == OPC_STC && i->nsrc >= 2 && comp >= ir3_stc_dst(i) &&
+			    comp < ir3_stc_dst(i) + ir3_reg_elems(i->srcs[1]))
+				return true;
+	return false;
+}
+
 /* Whether component value `v` can be an alias.rt source: a const or an
- * immediate, not relative, not a half const. */
-static bool rt_aliasable(const struct ir3_register *v)
+ * immediate, not relative, not a half const, not one the preamble
+ * computes. */
+static bool rt_aliasable(const struct ir3 *ir, const struct ir3_register *v)
 {
 	return (v->flags & (IR3_REG_IMMED | IR3_REG_CONST)) && !(v->flags & IR3_REG_RELATIV) &&
-	       !((v->flags & IR3_REG_HALF) && (v->flags & IR3_REG_CONST));
+	       !((v->flags & IR3_REG_HALF) && (v->flags & IR3_REG_CONST)) &&
+	       !((v->flags & IR3_REG_CONST) && stc_writes(ir, v->num));
 }
 
 /* The constant components of output `s` (a collect, or a mov of one
  * value), or 0 when some component is not constant. */
-static unsigned rt_values(const struct ir3_register *s, const struct ir3_register **vals,
-			  enum ir3_type *type)
+static unsigned rt_values(const struct ir3 *ir, const struct ir3_register *s,
+			  const struct ir3_register **vals, enum ir3_type *type)
 {
 	struct ir3_instruction *d = s->def ? s->def->instr : NULL;
 	if (!d)
@@ -291,14 +305,14 @@ static unsigned rt_values(const struct ir3_register *s, const struct ir3_registe
 			struct ir3_instruction *m = v->def ? v->def->instr : NULL;
 			if (m && m->opc == OPC_MOV && m->type == m->dst_type)
 				v = m->srcs[0];
-			if (!rt_aliasable(v))
+			if (!rt_aliasable(ir, v))
 				return 0;
 			vals[k] = v;
 		}
 		*type = TYPE_U32;
 		return d->nsrc;
 	}
-	if (d->opc != OPC_MOV || d->type != d->dst_type || !rt_aliasable(d->srcs[0]))
+	if (d->opc != OPC_MOV || d->type != d->dst_type || !rt_aliasable(ir, d->srcs[0]))
 		return 0;
 	vals[0] = d->srcs[0];
 	*type = d->dst_type;
@@ -325,7 +339,7 @@ bool ir3_lower_alias_rt(struct ir3 *ir)
 		struct ir3_register *s = end->srcs[n];
 		const struct ir3_register *vals[16];
 		enum ir3_type type = TYPE_U32;
-		unsigned nv = s->slot >= 0 ? rt_values(s, vals, &type) : 0;
+		unsigned nv = s->slot >= 0 ? rt_values(ir, s, vals, &type) : 0;
 		if (!nv) {
 			end->srcs[out++] = s;
 			continue;

@@ -22,7 +22,7 @@
  *	@in(r0.x)	in0 (wrmask=0x3)	; ij_persp_pixel
  *	@tex(r1.x)	src=0, samp=0, tex=0, wrmask=0xf, opc=sam	; vUV.xy
  *	@const(c2.x)	0x3f000000, 0x40400000, 0x00000000, 0x00000000
- *	; consts: c0.x-c1.w user, c2.x- immediates
+ *	; consts: c0.x-c1.w user, c2.x-c2.w preamble, c3.x- immediates
  *	…
  *	; fragment: outputs: r0.x (rt0.x fragColor)
  *	; fragment: inputs: il 0-1 vUV.xy
@@ -308,8 +308,9 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		operands(sb, i, 0);
 		return;
 	case OPC_STC: case OPC_STSC:
-		strbuf_addf(sb, "%s.%s c[%d]", name, type, imm_or_zero(i, 0));
-		for (unsigned n = 1; n < i->nsrc; n++) {
+		strbuf_addf(sb, "%s.%s c[%s%d]", name, type, i->nsrc > 2 ? "a1.x+" : "",
+			    imm_or_zero(i, 0));
+		for (unsigned n = 1; n < i->nsrc && n < 2; n++) {
 			strbuf_addstr(sb, ", ");
 			src(sb, i, i->srcs[n]);
 		}
@@ -443,6 +444,7 @@ static void const_layout(struct strbuf *sb, const struct ir3 *ir)
 		snprintf(what, sizeof(what), "ubo%u[%u:%u]", r->slot, r->start, r->end);
 		const_range(sb, &first, r->offset / 16, (r->end - r->start) / 16, what);
 	}
+	const_range(sb, &first, l->preamble_vec4, l->preamble_size_vec4, "preamble");
 	if (l->ubo_ptrs)
 		const_range(sb, &first, l->ubo_ptr_vec4, l->driver_vec4 - l->ubo_ptr_vec4, "ubo addresses");
 	const_range(sb, &first, l->driver_vec4, (l->num_driver_params + 3) / 4, "driver params");

@@ -18,6 +18,8 @@
  *  (ss)/(sy) instructions with the flag; sstall/systall the soft delay left
  *            when the flag is reached (max over predecessors at a block start)
  *  waves     min(register-independent, register-dependent) occupancy
+ *  preamble-inst  Σ 1 + repeat + nop over shps … shpe (set only when the
+ *            shader has a preamble)
  */
 #include "compiler/ir3/ir3_passes.h"
 
@@ -74,7 +76,7 @@ static unsigned calc_constlen(const struct ir3 *ir)
 					len = comp / 4 + 1;
 			}
 			if (i->opc == OPC_STC && i->nsrc >= 2 && (i->srcs[0]->flags & IR3_REG_IMMED)) {
-				unsigned end = i->srcs[0]->uim + ir3_reg_elems(i->srcs[1]);
+				unsigned end = ir3_stc_dst(i) + ir3_reg_elems(i->srcs[1]);
 				if ((end + 3) / 4 > len)
 					len = (end + 3) / 4;
 			}
@@ -111,6 +113,7 @@ struct counts {
 	unsigned cat[8];
 	unsigned stp, ldp, sstall, ss, systall, sy, waves, loops;
 	unsigned preamble_inst;
+	bool has_preamble;
 };
 
 static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
@@ -185,7 +188,7 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 			    !ir->prefetch_end_of_quad && !has_eq)
 				s->last_helper = s->inst;
 			if (i->opc == OPC_SHPS)
-				in_preamble = true;
+				in_preamble = s->has_preamble = true;
 
 			unsigned count = 1 + i->repeat + i->nop;
 			if (in_preamble) {
@@ -275,4 +278,8 @@ void ir3_collect_stats(struct ir3 *ir, unsigned branchstack, struct stat_values 
 	stat_set(v, STAT_SY, c.sy);
 	stat_set(v, STAT_WAVES, c.waves);
 	stat_set(v, STAT_LOOPS, c.loops);
+	/* only a shader with a preamble has the row (Mesa 24.3's shader-db
+	 * line, which the reference figures follow, has none) */
+	if (c.has_preamble)
+		stat_set(v, STAT_PREAMBLE_INST, c.preamble_inst);
 }

@@ -7,8 +7,10 @@
  * Control flow.  Each IR block is one machine block.  A block followed by an
  * if ends in `br p0.x, then, else`; a block with a jump (break, continue,
  * return) or any other successor ends in `jump` (legalize drops jumps to
- * the next block).  Every IR loop that reaches selection adds one to
- * `loops` (Mesa's emit_loop).  Blocks nothing reaches are removed (Mesa's
+ * the next block); the preamble's ifs (ir3_nir_opt_preamble) end in `shps`
+ * and `getone` instead, and the block ending in `shpe` needs no jump (as
+ * Mesa's emit_if and ir3_legalize).  Every IR loop that reaches selection
+ * adds one to `loops` (Mesa's emit_loop).  Blocks nothing reaches are removed (Mesa's
  * ir3_remove_unreachable).  Phis get one machine phi per component; their
  * sources are filled once every block is emitted (back edges).
  */
@@ -186,6 +188,40 @@ bool isel_src_const(struct src *src, unsigned comp, uint32_t *value)
 	return true;
 }
 
+static bool is_fetch(const struct ir3_instruction *i)
+{
+	if (i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B)
+		return true;
+	/* a 16-bit varying's conversion */
+	const struct ir3_register *s = i->opc == OPC_MOV && i->nsrc ? i->srcs[0] : NULL;
+	return s && s->def && (s->def->instr->opc == OPC_BARY_F || s->def->instr->opc == OPC_FLAT_B);
+}
+
+struct ir3_builder isel_varying_top(struct isel *c)
+{
+	if (!c->main_start)
+		return isel_top(c);
+	struct ir3_builder b = ir3_builder_at_end(c->main_start);
+	struct ir3_instruction *i = c->main_start->first;
+	while (i && is_fetch(i))
+		i = i->next;
+	b.before = i;
+	return b;
+}
+
+struct block *isel_main_start(struct function *fn)
+{
+	struct block *start = function_start_block(fn);
+	struct cf_node *n = cf_node_next(&start->cf);
+	if (!n || n->type != CF_IF)
+		return start;
+	struct instr *cond = cf_as_if(n)->condition.ssa->parent;
+	if (cond->type != INSTR_intrinsic ||
+	    instr_as_intrinsic(cond)->op != INTR_preamble_start_ir3)
+		return start;
+	return cf_as_block(cf_node_next(n));
+}
+
 /* ------------------------------------------------------------------ */
 
 static void emit_load_const(struct isel *c, struct load_const_instr *lc)
@@ -265,17 +301,40 @@ static void emit_block(struct isel *c, struct block *blk)
 	if (next && next->type == CF_IF)
 		return;
 	struct block *succ = block_succ(blk, 0);
-	if (succ)
+	struct instr *last = block_last_instr(blk);
+	if (succ && last && last->type == INSTR_intrinsic &&
+	    instr_as_intrinsic(last)->op == INTR_preamble_end_ir3)
+		ir3_block_link(c->blocks[blk->index], c->blocks[succ->index]);
+	else if (succ)
 		ir3_b_jump(&c->b, c->blocks[succ->index]);
+}
+
+/* The terminator of the preamble's ifs: shps (the first wave goes into
+ * the then branch), getone (one fibre of it does), or OPC_BR. */
+static enum ir3_opc if_opc(struct cf_if *nif)
+{
+	struct instr *in = nif->condition.ssa->parent;
+	if (in->type == INSTR_intrinsic && instr_as_intrinsic(in)->op == INTR_preamble_start_ir3)
+		return OPC_SHPS;
+	if (in->type == INSTR_intrinsic && instr_as_intrinsic(in)->op == INTR_elect_any_ir3)
+		return OPC_GETONE;
+	return OPC_BR;
 }
 
 static void emit_if(struct isel *c, struct cf_if *nif)
 {
 	/* the builder is still at the end of the block before the if */
-	struct ir3_register *cond = isel_get(c, nif->condition.ssa)[0];
-	struct ir3_register *p = isel_predicate(c, cond);
-	ir3_b_br(&c->b, p, c->blocks[cf_if_then_block(nif)->index],
-		 c->blocks[cf_if_else_block(nif)->index]);
+	struct ir3_block *then = c->blocks[cf_if_then_block(nif)->index];
+	struct ir3_block *otherwise = c->blocks[cf_if_else_block(nif)->index];
+	enum ir3_opc opc = if_opc(nif);
+	if (opc != OPC_BR) {
+		ir3_b_instr(&c->b, opc, 0, 0);
+		ir3_block_link(c->b.block, then);
+		ir3_block_link(c->b.block, otherwise);
+	} else {
+		struct ir3_register *cond = isel_get(c, nif->condition.ssa)[0];
+		ir3_b_br(&c->b, isel_predicate(c, cond), then, otherwise);
+	}
 	emit_cf_list(c, &nif->then_list);
 	emit_cf_list(c, &nif->else_list);
 }
@@ -385,6 +444,9 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		c.ir->shared_size = s->info.shared_size;
 	}
 
+	struct block *main_start = isel_main_start(fn);
+	if (main_start != function_start_block(fn))
+		c.main_start = c.blocks[main_start->index];
 	isel_setup_inputs(&c);
 	emit_cf_list(&c, &fn->body);
 	if (!c.failed) {

@@ -38,6 +38,9 @@ struct isel {
 	struct ir3_block **blocks;	/* by IR block index; [num_blocks] is the end */
 	unsigned num_blocks;
 	unsigned loops;
+	struct ir3_block *main_start;	/* after the preamble, or NULL */
+	struct ir3_register *a1;	/* the last a1.x set (stc), and its value */
+	unsigned a1_value;
 
 	unsigned bool_flags;		/* IR3_REG_HALF (a5xx+) or 0 */
 	enum ir3_type bool_type;	/* TYPE_U16 or TYPE_U32 */
@@ -80,6 +83,13 @@ struct ir3_register **isel_def(struct isel *c, struct ssa_def *def);
  * inputs, varyings and system values go there so they dominate every use
  * and the inputs stay first. */
 struct ir3_builder isel_top(struct isel *c);
+/* Where varyings are fetched: the top of the main shader, after the
+ * preamble when there is one (its first block, after the fetches already
+ * there), else isel_top(). */
+struct ir3_builder isel_varying_top(struct isel *c);
+/* The main shader's first block: the one after the preamble's if
+ * (ir3_nir_opt_preamble) when there is one, else the function's first. */
+struct block *isel_main_start(struct function *fn);
 
 /* A scalar immediate or const-file component through a mov (cp folds it). */
 struct ir3_register *isel_imm(struct isel *c, uint32_t bits, bool half);

@@ -15,6 +15,9 @@
  *	barrier         bar (workgroup execution), fence (memory only)
  *	discard         kill p0.x; demote (a6xx+)
  *	ddx/ddy         dsx/dsy (fine: dsxpp.1/dsypp.1)
+ *	preamble        shps/getone end the blocks before its ifs (ir3_isel.c),
+ *	                preamble_end_ir3 shpe, store_preamble stc,
+ *	                load_preamble a const read
  *
  * Varying locations: on a6xx+ input decl n's component c is at inloc
  * 4n + c (Mesa's slot layout, decls in location order); a3xx–a5xx pack the
@@ -226,7 +229,7 @@ static struct ir3_register *fs_input(struct isel *c, unsigned slot, unsigned com
 	while (base + 1 < c->s->num_inputs && c->input_slot[base + 1] <= slot)
 		base++;
 	const struct io_decl *d = c->s->inputs[base];
-	struct ir3_builder top = isel_top(c);
+	struct ir3_builder top = isel_varying_top(c);
 	unsigned inloc = c->inloc[slot * 4 + comp];
 	if (d->interp == INTERP_flat && c->t->flat_bypass)
 		*v = flat_input(c, &top, inloc);
@@ -341,7 +344,7 @@ static void emit_barycentrics(struct isel *c, struct intrinsic_instr *intr)
 static void emit_point_coord(struct isel *c, struct intrinsic_instr *intr)
 {
 	struct ir3_register **d = isel_def(c, &intr->def);
-	struct ir3_builder top = isel_top(c);
+	struct ir3_builder top = isel_varying_top(c);
 	for (unsigned k = 0; k < 2; k++) {
 		if (!c->point_coord[k])
 			c->point_coord[k] = ir3_b_bary(&top, c->point_coord_inloc + k, isel_ij(c));
@@ -1589,6 +1592,50 @@ static void emit_deriv(struct isel *c, struct intrinsic_instr *intr)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* the preamble (ir3_nir_opt_preamble): its region of the const file */
+
+static unsigned preamble_comp(struct isel *c, struct intrinsic_instr *intr)
+{
+	return c->cl->preamble_vec4 * 4 + (unsigned)intrinsic_get(intr, INTR_IDX_base);
+}
+
+/* a1.x = `value` (a multiple of 256), one mova1 per value and block
+ * (Mesa's ir3_get_addr1) */
+static struct ir3_register *addr1(struct isel *c, unsigned value)
+{
+	if (c->a1 && c->a1->instr->block == c->b.block && c->a1_value == value)
+		return c->a1;
+	struct ir3_register *v = isel_imm(c, value, true);
+	struct ir3_instruction *mova1 = ir3_b_instr(&c->b, OPC_MOVA1, 1, 1);
+	mova1->type = mova1->dst_type = TYPE_U16;
+	c->a1 = ir3_dst_create(mova1, IR3_REG_ADDR, 1);
+	ir3_src_ssa(mova1, v, 0);
+	c->a1_value = value;
+	return c->a1;
+}
+
+/* Mesa's store_const_ir3: stc c[n], value, components; a destination past
+ * c63.w keeps its low 8 bits and adds a1.x. */
+static void emit_store_preamble(struct isel *c, struct intrinsic_instr *intr)
+{
+	unsigned n = intr->src[0].ssa->num_components, dst = preamble_comp(c, intr);
+	struct ir3_register *a1 = dst >> 8 ? addr1(c, dst & ~0xffu) : NULL;
+	struct ir3_instruction *i = mem_instr(c, OPC_STC, 0, TYPE_U32);
+	ir3_src_imm(i, dst & 0xff, 0);
+	ir3_src_ssa(i, isel_collect(c, isel_get(c, intr->src[0].ssa), n), 0);
+	if (a1)
+		ir3_src_ssa(i, a1, 0);
+	place(c, i);
+}
+
+static void emit_load_preamble(struct isel *c, struct intrinsic_instr *intr)
+{
+	struct ir3_register **d = isel_def(c, &intr->def);
+	for (unsigned k = 0; k < intr->def.num_components; k++)
+		d[k] = isel_const(c, preamble_comp(c, intr) + k);
+}
+
 void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 {
 	if (emit_sysval(c, intr))
@@ -1620,6 +1667,13 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	case INTR_store_output: emit_store_output(c, intr); return;
 	case INTR_load_uniform: emit_load_uniform(c, intr); return;
+	case INTR_load_preamble: emit_load_preamble(c, intr); return;
+	case INTR_store_preamble: emit_store_preamble(c, intr); return;
+	case INTR_preamble_start_ir3: case INTR_elect_any_ir3:
+		/* only an if reads them: emit_if makes the branch */
+		isel_def(c, &intr->def)[0] = isel_imm(c, 0, c->bool_flags & IR3_REG_HALF);
+		return;
+	case INTR_preamble_end_ir3: ir3_b_instr(&c->b, OPC_SHPE, 0, 0); return;
 	case INTR_load_ubo: emit_load_ubo(c, intr); return;
 	case INTR_load_ssbo: emit_load_ssbo(c, intr); return;
 	case INTR_store_ssbo: emit_store_ssbo(c, intr); return;

@@ -176,7 +176,7 @@ static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
 	    c->prefetches >= IR3_MAX_SAMPLER_PREFETCH || tex->op != TEX_OP_tex ||
 	    tex->dim != DIM_2d || tex->is_array || tex->is_shadow || tex->is_sparse ||
 	    tex->texture_index > 0x1f || tex->sampler_index > 0xf ||
-	    tex->instr.block != function_start_block(c->s->fn))
+	    tex->instr.block != isel_main_start(c->s->fn))
 		return false;
 	int coord = -1;
 	for (unsigned k = 0; k < tex->num_srcs; k++) {
@@ -201,7 +201,8 @@ static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
 	return true;
 }
 
-/* A simple 2D `sam` at a varying's coordinates in the first block becomes a
+/* A simple 2D `sam` at a varying's coordinates in the first block (after the
+ * preamble, as Mesa's lower_tex_prefetch_func) becomes a
  * prefetch the hardware runs before the shader (at most 4), which takes
  * it out of the instruction stream; the barycentrics go to r0.x. */
 bool isel_tex_prefetch(struct isel *c, struct tex_instr *tex)

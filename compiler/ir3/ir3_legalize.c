@@ -57,6 +57,7 @@ struct lstate {
 	regmask needs_ss, needs_ss_war, needs_sy, needs_sy_war, needs_ss_or_sy_war;
 	bitset_word ss_const[BITSET_WORDS(4 * 512)];	/* const comps written by stc */
 	bool force_ss, force_sy;
+	bool a1_war;			/* an stc may still read a1.x */
 	unsigned cycle;
 	struct nop_state alu, non_alu;
 	unsigned pred_ready[4], addr_ready[2];
@@ -132,6 +133,7 @@ static void apply_ss(struct lstate *s)
 	memset(&s->needs_ss_or_sy_war, 0, sizeof(regmask));
 	memset(s->ss_const, 0, sizeof(s->ss_const));
 	s->force_ss = false;
+	s->a1_war = false;
 }
 
 static void apply_sy(struct lstate *s)
@@ -166,6 +168,8 @@ static unsigned required_sync(struct lctx *c, struct lstate *s, struct ir3_instr
 	}
 	for (unsigned k = 0; k < n->ndst; k++) {
 		const struct ir3_register *d = n->dsts[k];
+		if ((d->flags & IR3_REG_ADDR) && (d->num & 1) && s->a1_war)
+			flags |= IR3_INSTR_SS;
 		if ((d->flags & IR3_REG_RT) || !is_gpr(d))
 			continue;
 		if (mask_get(c, &s->needs_sy_war, d))
@@ -201,9 +205,11 @@ static void sync_update(struct lctx *c, struct lstate *s, struct ir3_instruction
 	else if (n->opc == OPC_GETFIBERID && d0)
 		mask_set(c, &s->needs_ss, d0);
 	else if (n->opc == OPC_STC && n->nsrc >= 2 && (n->srcs[0]->flags & IR3_REG_IMMED)) {
-		unsigned first = n->srcs[0]->uim, count = ir3_reg_elems(n->srcs[1]);
+		unsigned first = ir3_stc_dst(n), count = ir3_reg_elems(n->srcs[1]);
 		for (unsigned k = first; k < first + count && k < 4 * 512; k++)
 			bitset_set(s->ss_const, k);
+		/* a1.x, read after issue like the value (Mesa's regmask holds it) */
+		s->a1_war |= n->nsrc > 2;
 	}
 
 	/* tex, mem and SFU may read their sources after issue */
@@ -375,6 +381,7 @@ static void merge_preds(struct lctx *c, struct lstate *s, struct ir3_block *b)
 		bitset_union(s->ss_const, ps->ss_const, 4 * 512);
 		s->force_ss |= ps->force_ss;
 		s->force_sy |= ps->force_sy;
+		s->a1_war |= ps->a1_war;
 #define SHIFT(field) do { \
 		unsigned v = ps->field > ps->cycle ? ps->field - ps->cycle : 0; \
 		if (v > s->field) s->field = v; \
@@ -959,12 +966,12 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 	c.blocks = arena_array(&a, struct lblock, ir->nblocks);
 
 	/* (ei) only when every varying fetch is in the first block after the
-	 * preamble (Mesa's ir3_after_preamble) */
+	 * preamble (Mesa's ir3_after_preamble: where the else branch of the
+	 * first block's shps goes) */
 	struct ir3_block *start = ir->first;
-	foreach_block(b, ir)
-		foreach_instr(i, b)
-			if (i->opc == OPC_SHPE && b->succ[0])
-				start = b->succ[0];
+	struct ir3_instruction *t = ir3_block_terminator(start);
+	if (t && t->opc == OPC_SHPS && start->succ[1] && start->succ[1]->succ[0])
+		start = start->succ[1]->succ[0];
 	c.early_input_release = true;
 	bool inputs = false, prefetch = false;
 	foreach_block(b, ir)

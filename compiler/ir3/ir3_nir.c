@@ -31,6 +31,9 @@
  *	opt_fuse_ffma                (nir_opt_algebraic's fuse_ffma rules)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
+ *	ir3_nir_opt_preamble         (a6xx+: uniform work to the preamble;
+ *	                              before the UBO ranges, which it takes
+ *	                              room from), opt_dce (what it replaced)
  *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; late, so it sees
  *	                              every UBO load)
  *	lower_ir3_ubo_vec4           (a6xx+: what is left for ldc in whole vec4s)
@@ -71,6 +74,8 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, opt_fuse_ffma);
 	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
+	PASS(progress, pl, ir3_nir_opt_preamble, t);
+	PASS(progress, pl, opt_dce);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);
 	PASS(progress, pl, lower_ir3_ubo_vec4, t);
 	(void)progress;

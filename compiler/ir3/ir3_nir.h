@@ -21,6 +21,8 @@
  *	[0, user)            push constants / loose uniforms (load_uniform,
  *	                     load_push_constant: byte offsets from c0.x)
  *	[user, ubo_end)      UBO ranges pushed by ir3_nir_analyze_ubo_ranges
+ *	[preamble, …)        a6xx+: the values the preamble stores
+ *	                     (ir3_nir_opt_preamble: load/store_preamble)
  *	[ubo_ptrs, …)        a3xx–a5xx: UBO addresses for ldg (2 dwords each
  *	                     from a5xx, 1 before)
  *	[driver, …)          driver params (VS base vertex/instance, draw id;
@@ -60,6 +62,8 @@ struct ir3_const_layout {
 	struct ir3_ubo_range ranges[IR3_MAX_UBO_RANGES];
 	unsigned num_ranges;
 	unsigned ubo_vec4;		/* end of the pushed ranges */
+	unsigned preamble_vec4;		/* the preamble's values start here … */
+	unsigned preamble_size_vec4;	/* … and take this much */
 	unsigned num_ubos;		/* UBO slots the shader has (pointers, a3xx–a5xx) */
 	bool ubo_ptrs;			/* ldg reads UBO addresses from the const file */
 	unsigned ubo_ptr_vec4;		/* where they start */
@@ -118,7 +122,8 @@ enum {
 	X(unsigned, max_const_compute) \
 	X(unsigned, const_upload_unit)	/* … and their alignment */ \
 	X(bool, has_pvtmem)		/* locals to scratch or to selects */ \
-	X(bool, tess_use_shared)	/* VS → TCS through local memory */
+	X(bool, tess_use_shared)	/* VS → TCS through local memory */ \
+	X(bool, has_preamble)		/* ir3_nir_opt_preamble */
 
 struct ir3_lowering {
 #define IR3_LOWERING_FIELD(type, name) type name;
@@ -198,6 +203,16 @@ void ir3_tess_level_counts(enum primitive p, unsigned *inner, unsigned *outer);
 unsigned ir3_tcs_output_map(const struct shader *s, unsigned *map);
 /* Tessellation and geometry stage I/O through memory (lower_ir3_tess.c). */
 bool lower_ir3_tess(struct shader *s, const struct ir3_lowering *t);
+/* The preamble: work that depends only on uniforms hoisted to run once
+ * per draw, its results read from the const file
+ * (ir3_nir_opt_preamble.c). */
+bool ir3_nir_opt_preamble(struct shader *s, const struct ir3_lowering *t);
+/* The const file's room (vec4) for what the layout places by choice, the
+ * UBO ranges and the preamble's values: the stage's const size less what
+ * the shader needs in any case (push constants, driver params, UBO
+ * pointers, the primitive block; Mesa's free space of a worst-case
+ * ir3_setup_const_state). */
+unsigned ir3_const_free_vec4(struct shader *s, const struct ir3_lowering *t);
 /* UBO ranges to the const file, and the const-file layout
  * (ir3_nir_analyze_ubo_ranges.c). */
 bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,

@@ -14,7 +14,9 @@
  * size (Mesa's ir3_max_const(): max_const_frag, _compute or _geom vec4;
  * max_const_safe only for a variant recompiled to fit a pipeline's
  * limit, which a shader compiled alone is not), less what the rest of the
- * layout takes (Mesa also keeps room for immediates).  A pushed load becomes
+ * layout takes (Mesa also keeps room for immediates), the preamble's values
+ * included: ir3_nir_opt_preamble ran first and took its room, which follows
+ * the ranges (Mesa's preamble_base).  A pushed load becomes
  *
  *	load_uniform 0 base=<byte offset in the const file>
  *
@@ -121,6 +123,29 @@ static unsigned driver_params(struct shader *s)
 	return n;
 }
 
+/* dwords the preamble's values take (load_preamble/store_preamble bases) */
+static unsigned preamble_dwords(struct shader *s)
+{
+	unsigned n = 0;
+	foreach_block(blk, s->fn)
+		foreach_instr(in, blk) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			unsigned end;
+			if (intr->op == INTR_load_preamble)
+				end = (unsigned)intrinsic_get(intr, INTR_IDX_base) + intr->def.num_components;
+			else if (intr->op == INTR_store_preamble)
+				end = (unsigned)intrinsic_get(intr, INTR_IDX_base) +
+				      intr->src[0].ssa->num_components;
+			else
+				continue;
+			if (end > n)
+				n = end;
+		}
+	return n;
+}
+
 /* TCS/TES: 2 vec4 of params, GS: 1; then the primitive map, as large as
  * the highest input slot it locates (Mesa's ir3_setup_const_state). */
 static void primitive_block(struct shader *s, struct ir3_const_layout *l, unsigned *at)
@@ -193,7 +218,7 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 	l->user_vec4 = (user + 15) / 16;
 	unsigned unit = t->const_upload_unit ? t->const_upload_unit : 1;
 	unsigned first = (l->user_vec4 + unit - 1) / unit * unit;
-	unsigned params = (l->num_driver_params + 3) / 4;
+	unsigned params = (l->num_driver_params + 3) / 4 + l->preamble_size_vec4;
 	unsigned offset = place_ranges(s, t, l, first, first + params);
 	unsigned ptrs = 0;
 	if (!t->ubo_ldc && loads_ubo(s, l, unit)) {
@@ -205,7 +230,8 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 		offset = place_ranges(s, t, l, first, first + ptrs + params);
 	}
 	l->ubo_vec4 = l->num_ranges && offset > first * 16 ? offset / 16 : l->user_vec4;
-	unsigned at = l->ubo_vec4;
+	l->preamble_vec4 = l->ubo_vec4;
+	unsigned at = l->ubo_vec4 + l->preamble_size_vec4;
 	if (!t->ubo_ldc && l->num_ubos) {
 		l->ubo_ptrs = true;
 		l->ubo_ptr_vec4 = at;
@@ -275,6 +301,19 @@ bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,
 				add_range(l, slot, start, end);
 		}
 	l->num_driver_params = driver_params(s);
+	l->preamble_size_vec4 = (preamble_dwords(s) + 3) / 4;
 	layout_ranges(s, t, l);
 	return shader_progress(s, rewrite(s, l, unit), META_BLOCK_INDEX | META_DOMINANCE);
+}
+
+unsigned ir3_const_free_vec4(struct shader *s, const struct ir3_lowering *t)
+{
+	struct ir3_const_layout l;
+	memset(&l, 0, sizeof(l));
+	l.const_data_slot = -1;
+	l.num_driver_params = driver_params(s);
+	layout_ranges(s, t, &l);
+	unsigned max = ir3_stage_max_const(s->stage, t->max_const_geom, t->max_const_frag,
+					   t->max_const_compute);
+	return max > l.size_vec4 ? max - l.size_vec4 : 0;
 }

@@ -341,7 +341,7 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 			set_units(c, ss ? s->war_ss : s->war_any, i->srcs[n]);
 	}
 	if (i->opc == OPC_STC && i->nsrc >= 2 && (i->srcs[0]->flags & IR3_REG_IMMED))
-		for (unsigned k = i->srcs[0]->uim; k < i->srcs[0]->uim + elems(i->srcs[1]) && k < 2048; k++)
+		for (unsigned k = ir3_stc_dst(i); k < ir3_stc_dst(i) + elems(i->srcs[1]) && k < 2048; k++)
 			bitset_set(s->const_ss, k);
 
 	record_writes(c, s, i, issue);

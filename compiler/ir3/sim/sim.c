@@ -515,7 +515,7 @@ static void timing_after(struct srun *r, uint32_t pc)
 		}
 	}
 	if (i->opc == OPC_STC && i->nsrc >= 2 && (i->srcs[0]->flags & IR3_REG_IMMED))
-		for (unsigned k = i->srcs[0]->uim; k < i->srcs[0]->uim + elems(i->srcs[1]) && k < SIM_CONSTS; k++)
+		for (unsigned k = ir3_stc_dst(i); k < ir3_stc_dst(i) + elems(i->srcs[1]) && k < SIM_CONSTS; k++)
 			bitset_set(t->const_ss, k);
 	if (ir3_cat(i) == 5)
 		t->num_aliases = 0;

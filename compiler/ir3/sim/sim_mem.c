@@ -493,6 +493,8 @@ static void exec_stc(struct srun *r, uint32_t pc, unsigned f)
 	const struct ir3_instruction *i = instr_at(r, pc);
 	bool p = false;
 	uint32_t at = opnd(r, pc, f, 0, 0, &p);
+	if (i->nsrc > 2)
+		at += opnd(r, pc, f, 2, 0, &p);	/* a1.x */
 	for (unsigned k = 0; k < ir3_reg_elems(i->srcs[1]) && at + k < SIM_CONSTS; k++) {
 		struct sval v = sim_read(r, pc, f, i->srcs[1], k);
 		r->consts[at + k] = v.bits;
