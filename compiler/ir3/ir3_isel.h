@@ -113,6 +113,8 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr);
 void isel_tex(struct isel *c, struct tex_instr *tex);
 /* load_local/store_local: an ir3 array per local (ir3_isel_local.c). */
 void isel_local(struct isel *c, struct intrinsic_instr *intr);
+/* Constant-index stores written by the value's producer itself. */
+void isel_fold_array_stores(struct isel *c);
 /* FS: the pixel barycentrics input (made on first use). */
 struct ir3_register *isel_ij(struct isel *c);
 struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind);

@@ -13,10 +13,16 @@
  *	                                        a%3 = mova h%2
  *	                                        %4{arr0:8}[a%3 + 2] = mov %v.x, (tied)…
  *
- * Which version of the array each access reads is left to
- * ir3_array_to_ssa, run once selection is done.
+ * A constant-index store of a value nothing else reads, made in the same
+ * block by an ALU or SFU instruction, is that instruction's destination
+ * (no mov, as Mesa's).  Which version of the array each access reads is
+ * left to ir3_array_to_ssa, run once selection is done.
  */
 #include "compiler/ir3/ir3_isel.h"
+
+#include <stdlib.h>
+
+#include "compiler/util/error.h"
 
 struct array_shape {
 	unsigned stride;	/* machine components per element */
@@ -102,4 +108,64 @@ void isel_local(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_array(i, l, s.size, s.flags | IR3_REG_TIED);
 		i->address = mova;
 	}
+}
+
+/* Does anything from `from` up to `to` (one block) access array `id`? */
+static bool array_touched(const struct ir3_instruction *from, const struct ir3_instruction *to,
+			  unsigned id)
+{
+	for (const struct ir3_instruction *k = from->next; k && k != to; k = k->next) {
+		foreach_src(r, k)
+			if ((r->flags & IR3_REG_ARRAY) && r->array_id == id)
+				return true;
+		foreach_dst(d, k)
+			if ((d->flags & IR3_REG_ARRAY) && d->array_id == id)
+				return true;
+	}
+	return false;
+}
+
+/* A constant-index store of a value only it reads, made by an ALU or SFU
+ * instruction of its block: that instruction writes the element itself
+ * (Mesa's ir3_create_array_store: "don't create an extra mov"). */
+static bool fold_store(struct ir3_instruction *w, const unsigned *uses)
+{
+	struct ir3_register *d = w->dsts[0], *v = w->srcs[0];
+	if (w->opc != OPC_MOV || !ir3_tied_src(w) || (d->flags & IR3_REG_RELATIV) || !v->def ||
+	    (v->flags & IR3_REG_MODS) || w->type != w->dst_type)
+		return false;
+	struct ir3_instruction *p = v->def->instr;
+	unsigned cat = ir3_cat(p);
+	if (cat < 1 || cat > 4 || p->ndst != 1 || p->block != w->block || p->repeat ||
+	    uses[v->def->name] != 1 || ir3_reg_elems(v->def) != 1 || ir3_tied_src(p))
+		return false;
+	if ((v->def->flags & (IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED | IR3_REG_ARRAY)) ||
+	    (v->def->flags & IR3_REG_HALF) != (d->flags & IR3_REG_HALF))
+		return false;
+	if (array_touched(p, w, d->array_id))
+		return false;
+	struct ir3_register *t = ir3_tied_src(w);
+	d->instr = p;
+	p->dsts[0] = d;
+	t->instr = p;
+	ir3_add_src(p, t);
+	ir3_instr_remove(w);
+	return true;
+}
+
+void isel_fold_array_stores(struct isel *c)
+{
+	unsigned *uses = xcalloc(c->ir->ndefs + 1, sizeof(unsigned));
+	foreach_block(b, c->ir)
+		foreach_instr(i, b) {
+			foreach_src(r, i)
+				if (r->def)
+					uses[r->def->name]++;
+			if (i->address && i->address->ndst)
+				uses[i->address->dsts[0]->name]++;
+		}
+	foreach_block(b, c->ir)
+		foreach_instr_safe(i, b)
+			fold_store(i, uses);
+	free(uses);
 }
