@@ -292,9 +292,18 @@ static struct ir3_register *reg_new(struct ir3 *ir, unsigned flags, unsigned nco
 {
 	struct ir3_register *r = arena_new(ir->arena, struct ir3_register);
 	r->flags = flags;
-	r->wrmask = (1u << (ncomp ? ncomp : 1)) - 1;
+	r->wrmask = ncomp >= 32 ? ~0u : (1u << (ncomp ? ncomp : 1)) - 1;
 	r->slot = -1;
 	return r;
+}
+
+void ir3_reg_set_shape(struct ir3_register *r, const struct ir3_register *like)
+{
+	r->flags = (r->flags & ~(IR3_REG_HALF | IR3_REG_ARRAY)) |
+		   (like->flags & (IR3_REG_HALF | IR3_REG_ARRAY));
+	r->wrmask = like->wrmask;
+	r->size = like->size;
+	r->array_id = like->array_id;
 }
 
 struct ir3_register *ir3_dst_create(struct ir3_instruction *i, unsigned flags, unsigned ncomp)
@@ -318,11 +327,33 @@ struct ir3_register *ir3_dst_phys(struct ir3_instruction *i, unsigned flags, uns
 struct ir3_register *ir3_src_ssa(struct ir3_instruction *i, struct ir3_register *def,
 				 unsigned flags)
 {
-	unsigned cls = def->flags & (IR3_REG_HALF | IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED);
+	unsigned cls = def->flags & (IR3_REG_HALF | IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED |
+				     IR3_REG_ARRAY);
 	struct ir3_register *r = reg_new(instr_ir(i), flags | cls | IR3_REG_SSA, 1);
 	r->def = def;
 	r->wrmask = def->wrmask;
+	r->size = def->size;
+	r->array_id = def->array_id;
 	ir3_add_src(i, r);
+	return r;
+}
+
+struct ir3_register *ir3_src_array(struct ir3_instruction *i, unsigned id, unsigned size,
+				   unsigned flags)
+{
+	struct ir3_register *r = reg_new(instr_ir(i), flags | IR3_REG_ARRAY | IR3_REG_SSA, 1);
+	r->array_id = id;
+	r->size = size;
+	ir3_add_src(i, r);
+	return r;
+}
+
+struct ir3_register *ir3_dst_array(struct ir3_instruction *i, unsigned id, unsigned size,
+				   unsigned flags)
+{
+	struct ir3_register *r = ir3_dst_create(i, flags | IR3_REG_ARRAY, 1);
+	r->array_id = id;
+	r->size = size;
 	return r;
 }
 
@@ -841,6 +872,9 @@ bool ir3_is_same_type_mov(const struct ir3_instruction *i)
 		return false;
 	const struct ir3_register *d = i->dsts[0], *s = i->srcs[0];
 	if (d->flags & (IR3_REG_RELATIV | IR3_REG_SHARED | IR3_REG_PREDICATE | IR3_REG_ADDR))
+		return false;
+	/* an array access reads or writes one version of the array: not a copy */
+	if ((d->flags | s->flags) & IR3_REG_ARRAY)
 		return false;
 	/* the source has the destination's size (Mesa's is_same_type_reg) */
 	return (d->flags & IR3_REG_HALF) == (s->flags & IR3_REG_HALF);

@@ -117,6 +117,11 @@ enum {
 	IR3_REG_UNUSED = 1 << 20,	/* a destination nothing reads */
 	IR3_REG_EARLY_CLOBBER = 1 << 21,/* may not share a register with a source */
 	IR3_REG_ASSIGNED = 1 << 22,	/* `num` holds a physical register */
+	IR3_REG_ARRAY = 1 << 23,	/* an ir3 array (`size` components): a value of the
+					   whole array, or an access of element `rel_offset`
+					   (+ a0.x with IR3_REG_RELATIV) of it */
+	IR3_REG_TIED = 1 << 24,		/* an array write's source: the array it updates,
+					   whose register the new value takes */
 };
 
 #define IR3_REG_MODS (IR3_REG_FNEG | IR3_REG_FABS | IR3_REG_SNEG | IR3_REG_SABS | IR3_REG_BNOT)
@@ -162,8 +167,11 @@ struct ir3_register {
 		uint32_t uim;		/* immediate bits */
 		int32_t iim;
 		float fim;
-		int rel_offset;		/* relative: c<a0.x + rel_offset> */
+		int rel_offset;		/* relative: c<a0.x + rel_offset>; array
+					   access: the element (+ a0.x if relative) */
 	};
+	unsigned size;			/* IR3_REG_ARRAY: the array's components */
+	unsigned array_id;		/* IR3_REG_ARRAY: which array (for the text form) */
 	struct ir3_register *def;	/* src: the value it reads */
 	struct ir3_instruction *instr;	/* the instruction this register belongs to */
 	unsigned name;			/* dst: dense value index */
@@ -313,6 +321,26 @@ struct ir3_register *ir3_src_const(struct ir3_instruction *i, unsigned comp, uns
 struct ir3_register *ir3_src_phys(struct ir3_instruction *i, unsigned flags, unsigned num,
 				  unsigned ncomp);
 struct ir3_register *ir3_reg_clone(struct ir3 *ir, const struct ir3_register *r);
+/* Give `r` the class half/full, components and array of `like`. */
+void ir3_reg_set_shape(struct ir3_register *r, const struct ir3_register *like);
+/* The tied source of an array write (IR3_REG_TIED), or NULL. */
+static inline struct ir3_register *ir3_tied_src(const struct ir3_instruction *i)
+{
+	if (i->nsrc && (i->srcs[i->nsrc - 1]->flags & IR3_REG_TIED))
+		return i->srcs[i->nsrc - 1];
+	return NULL;
+}
+/* An access of element rel_offset of array `id` (`size` components), or a
+ * whole-array source (IR3_REG_TIED …) whose value ir3_array_to_ssa finds. */
+struct ir3_register *ir3_src_array(struct ir3_instruction *i, unsigned id, unsigned size,
+				   unsigned flags);
+/* A new version of array `id`, written at element rel_offset. */
+struct ir3_register *ir3_dst_array(struct ir3_instruction *i, unsigned id, unsigned size,
+				   unsigned flags);
+/* Selection wrote array accesses naming no version: give each the version
+ * it reads (phis where paths meet, undef where nothing wrote yet).  Mesa's
+ * ir3_array_to_ssa (ir3_array_to_ssa.c). */
+void ir3_array_to_ssa(struct ir3 *ir);
 void ir3_add_src(struct ir3_instruction *i, struct ir3_register *r);
 void ir3_add_dst(struct ir3_instruction *i, struct ir3_register *r);
 
@@ -441,6 +469,8 @@ bool ir3_is_same_type_mov(const struct ir3_instruction *i);
 
 static inline unsigned ir3_reg_elems(const struct ir3_register *r)
 {
+	if (r->flags & IR3_REG_ARRAY)
+		return r->size;
 	return r->wrmask ? 32 - (unsigned)__builtin_clz(r->wrmask) : 1;
 }
 /* Half-register units per component: 1 for half, 2 for full. */
@@ -451,6 +481,33 @@ static inline unsigned ir3_reg_elem_size(const struct ir3_register *r)
 static inline unsigned ir3_reg_size(const struct ir3_register *r)
 {
 	return ir3_reg_elems(r) * ir3_reg_elem_size(r);
+}
+/* An access of one element of an array (not the whole array value, as
+ * meta instructions, a write's tied source and spills' stp/ldp name it). */
+static inline bool ir3_reg_is_array_access(const struct ir3_register *r)
+{
+	return (r->flags & (IR3_REG_ARRAY | IR3_REG_TIED)) == IR3_REG_ARRAY && r->instr &&
+	       ir3_op(r->instr->opc)->cat != 8 && !(ir3_op(r->instr->opc)->flags & IR3_OP_PRIVATE);
+}
+/* The component an access of a non-relative array element names (after RA). */
+static inline unsigned ir3_array_elem_num(const struct ir3_register *r)
+{
+	return r->num + (unsigned)r->rel_offset;
+}
+/* The components of its register an operand touches, from *first: one
+ * element for an array access at a constant index, the whole array through
+ * a0.x, none for an array write's tied source (no hardware operand), all
+ * of them otherwise. */
+static inline unsigned ir3_reg_span(const struct ir3_register *r, unsigned *first)
+{
+	*first = 0;
+	if (r->flags & IR3_REG_TIED)
+		return 0;
+	if (ir3_reg_is_array_access(r) && !(r->flags & IR3_REG_RELATIV)) {
+		*first = (unsigned)r->rel_offset;
+		return 1;
+	}
+	return ir3_reg_elems(r);
 }
 /* A register in the GPR file (not const/immediate/predicate/address/rt). */
 static inline bool ir3_reg_is_gpr(const struct ir3_register *r)

@@ -14,7 +14,9 @@
  * (outside −512..511, or a float outside the float table for float ALU ops)
  * is moved to the const file instead when a const fits (lower_immed), which
  * grows constlen.  A mad whose src1 would take a const may swap src0/src1.
- * Flow instructions take no const or immediate.  The movs left without users
+ * Flow instructions take no const or immediate.  A mov of an array element
+ * is read through: its consumer reads r<arr + k> (or r<a0.x + k>) itself
+ * when nothing writes the array between them.  The movs left without users
  * are removed by ir3_dce.
  */
 #include "compiler/ir3/ir3.h"
@@ -224,10 +226,71 @@ static bool fold_const_or_imm(struct cp_ctx *c, struct ir3_instruction *i, unsig
 	return true;
 }
 
+/* A mov of one array element: %d = mov r<arr + k>. */
+static bool is_array_read(const struct ir3_instruction *mov)
+{
+	if (mov->opc != OPC_MOV || mov->type != mov->dst_type || mov->repeat || mov->ndst != 1 ||
+	    mov->nsrc != 1)
+		return false;
+	const struct ir3_register *d = mov->dsts[0], *s = mov->srcs[0];
+	return ir3_reg_is_array_access(s) && !(d->flags & (IR3_REG_ARRAY | IR3_REG_SHARED)) &&
+	       (d->flags & IR3_REG_HALF) == (s->flags & IR3_REG_HALF);
+}
+
+/* No write of `version` from `mov` up to `i` (both in one block). */
+static bool version_kept(const struct ir3_instruction *mov, const struct ir3_instruction *i,
+			 const struct ir3_register *version)
+{
+	for (const struct ir3_instruction *k = mov->next; k && k != i; k = k->next) {
+		const struct ir3_register *t = ir3_tied_src(k);
+		if (t && t->def == version)
+			return false;
+	}
+	return true;
+}
+
+/* The consumer reads the element itself (Mesa's reg_cp takes the array
+ * source over): an ALU or SFU instruction in the mov's block, with no write
+ * of the array between, not another array write, and one a0.x per
+ * instruction. */
+static bool fold_array_read(struct ir3_instruction *i, unsigned n, const struct ir3_instruction *mov)
+{
+	struct ir3_register *reg = i->srcs[n];
+	const struct ir3_register *src = mov->srcs[0];
+	/* ALU and SFU read one component of each source (a cat5/cat6 source
+	 * may be a vector) */
+	if (ir3_cat(i) < 1 || ir3_cat(i) > 4 || i->repeat || ir3_tied_src(i) ||
+	    mov->block != i->block)
+		return false;
+	if (reg->flags & IR3_REG_MODS)
+		return false;
+	bool rel = src->flags & IR3_REG_RELATIV;
+	if (rel && i->address && i->address != mov->address)
+		return false;
+	for (unsigned k = 0; k < i->ndst && rel; k++)
+		if (i->dsts[k]->flags & IR3_REG_RELATIV)
+			return false;
+	if (!ir3_valid_flags(i, n, src->flags & (IR3_REG_RELATIV | IR3_REG_HALF)))
+		return false;
+	if (!version_kept(mov, i, src->def))
+		return false;
+	struct ir3_register *r = ir3_reg_clone(i->ir, src);
+	r->instr = i;
+	r->pred = reg->pred;
+	r->slot = reg->slot;
+	i->srcs[n] = r;
+	if (rel)
+		i->address = mov->address;
+	return true;
+}
+
 static bool reg_cp(struct cp_ctx *c, struct ir3_instruction *i, unsigned n)
 {
 	struct ir3_register *reg = i->srcs[n];
 	const struct ir3_instruction *mov = reg->def->instr;
+
+	if (is_array_read(mov))
+		return fold_array_read(i, n, mov);
 
 	if (!ir3_is_same_type_mov(mov) || ir3_writes_addr(mov))
 		return false;

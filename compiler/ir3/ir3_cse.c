@@ -20,7 +20,7 @@ static bool is_candidate(const struct ir3_instruction *i)
 		return false;
 	if (ir3_writes_addr(i) || ir3_writes_pred(i) || ir3_has_flag(i, IR3_OP_WAVE))
 		return false;
-	if (i->dsts[0]->flags & (IR3_REG_SHARED | IR3_REG_RELATIV))
+	if (i->dsts[0]->flags & (IR3_REG_SHARED | IR3_REG_RELATIV | IR3_REG_ARRAY))
 		return false;
 	for (unsigned n = 0; n < i->nsrc; n++)
 		if (i->srcs[n]->flags & IR3_REG_RELATIV)
@@ -43,6 +43,8 @@ static uint64_t instr_hash(const struct ir3_instruction *i)
 		const struct ir3_register *r = i->srcs[n];
 		h = mix(h, r->flags & ~(IR3_REG_KILL | IR3_REG_FIRST_KILL));
 		h = mix(h, r->def ? r->def->name : ((uint64_t)r->num << 32 | r->uim));
+		if (r->flags & IR3_REG_ARRAY)
+			h = mix(h, (uint64_t)(unsigned)r->rel_offset);
 	}
 	return h;
 }
@@ -61,6 +63,8 @@ static bool instrs_equal(const struct ir3_instruction *a, const struct ir3_instr
 			return false;
 		if (!x->def && (x->num != y->num || x->uim != y->uim))
 			return false;
+		if ((x->flags & IR3_REG_ARRAY) && x->rel_offset != y->rel_offset)
+			return false;	/* another element of the same version */
 	}
 	return true;
 }

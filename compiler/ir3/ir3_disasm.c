@@ -41,7 +41,12 @@ static const char comp[] = "xyzw";
 
 static void reg(struct strbuf *sb, const struct ir3_register *r)
 {
-	if (r->flags & IR3_REG_PREDICATE)
+	if (ir3_reg_is_array_access(r) && (r->flags & IR3_REG_RELATIV))
+		strbuf_addf(sb, "%sr<a0.x + %u>", (r->flags & IR3_REG_HALF) ? "h" : "",
+			    ir3_array_elem_num(r));
+	else if (ir3_reg_is_array_access(r))
+		ir3_reg_name(sb, ir3_array_elem_num(r), r->flags & IR3_REG_HALF);
+	else if (r->flags & IR3_REG_PREDICATE)
 		strbuf_addf(sb, "p0.%c", comp[r->num & 3]);
 	else if (r->flags & IR3_REG_ADDR)
 		strbuf_addf(sb, "a%u.x", r->num & 1);
@@ -155,6 +160,8 @@ static void operands(struct strbuf *sb, const struct ir3_instruction *i, unsigne
 		first = false;
 	}
 	for (unsigned n = from; n < i->nsrc; n++) {
+		if (i->srcs[n]->flags & IR3_REG_TIED)
+			continue;
 		strbuf_addstr(sb, first ? " " : ", ");
 		src(sb, i, i->srcs[n]);
 		first = false;

@@ -60,6 +60,10 @@ struct ir3_info {
 	bool has_shared_regfile;	/* a5xx+ */
 	bool has_scalar_alu;
 	bool has_pvtmem;		/* spilling through stp/ldp (a5xx+) */
+	unsigned pvtmem_array_min;	/* with private memory, a dynamically indexed local
+					   larger than this many bytes (natural size) goes
+					   there, smaller ones stay ir3 arrays in registers
+					   (Mesa's 16 × 16 of nir_lower_vars_to_scratch) */
 	bool has_nop_flag;		/* (nopN) on cat2/cat3 (a6xx+) */
 	bool has_predication;
 	bool has_rpt_bary_f;

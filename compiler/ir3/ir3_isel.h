@@ -69,6 +69,16 @@ struct isel {
 		struct ir3_register **vals;
 	} *exits;
 	unsigned num_exits;
+
+	/* local arrays (ir3_isel_local.c): the last movas of a0.x made */
+#define ISEL_ADDR_CACHE 8
+	struct isel_addr {
+		struct ssa_def *idx;
+		unsigned stride;
+		struct ir3_instruction *mova;
+	} addrs[ISEL_ADDR_CACHE];
+	unsigned num_addrs, next_addr;
+	bool has_arrays;
 };
 
 /* Fail the shader with a message (the first one wins). */
@@ -111,6 +121,10 @@ bool isel_src_const(struct src *src, unsigned comp, uint32_t *value);
 void isel_alu(struct isel *c, struct alu_instr *alu);
 void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr);
 void isel_tex(struct isel *c, struct tex_instr *tex);
+/* load_local/store_local: an ir3 array per local (ir3_isel_local.c). */
+void isel_local(struct isel *c, struct intrinsic_instr *intr);
+/* Constant-index stores written by the value's producer itself. */
+void isel_fold_array_stores(struct isel *c);
 /* FS: the pixel barycentrics input (made on first use). */
 struct ir3_register *isel_ij(struct isel *c);
 struct ir3_register *isel_ij_kind(struct isel *c, enum isel_ij kind);

@@ -1642,6 +1642,10 @@ void isel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	switch (intr->op) {
 	case INTR_load_input: emit_load_input(c, intr); return;
+	case INTR_load_local: case INTR_store_local:
+		c->has_arrays = true;
+		isel_local(c, intr);
+		return;
 	case INTR_interp_at_centroid: case INTR_interp_at_barycentric:
 		emit_interp_at(c, intr);
 		return;

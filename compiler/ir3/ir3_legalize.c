@@ -82,8 +82,9 @@ struct lctx {
 static void reg_bits(const struct lctx *c, const struct ir3_register *r, unsigned *first,
 		     unsigned *count)
 {
-	*first = ir3_reg_unit(c->t->mergedregs, r->flags & IR3_REG_HALF, r->num);
-	*count = ir3_reg_size(r);
+	unsigned e0, n = ir3_reg_span(r, &e0);
+	*first = ir3_reg_unit(c->t->mergedregs, r->flags & IR3_REG_HALF, r->num + e0);
+	*count = n * ir3_reg_elem_size(r);
 }
 
 static bool mask_get(const struct lctx *c, const regmask *m, const struct ir3_register *r)
@@ -120,7 +121,7 @@ static bool has_relative(const struct ir3_instruction *i)
 	for (unsigned n = 0; n < i->nsrc; n++)
 		if (i->srcs[n]->flags & IR3_REG_RELATIV)
 			return true;
-	return false;
+	return i->ndst && (i->dsts[0]->flags & IR3_REG_RELATIV);	/* r<a0.x + n> = … */
 }
 
 /* ------------------------------------------------------------------ */
@@ -269,7 +270,7 @@ static unsigned required_delay(struct lctx *c, struct lstate *s, struct ir3_inst
 		const struct ir3_register *r = n->srcs[k];
 		if (r->flags & (IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_SHARED | IR3_REG_RT))
 			continue;
-		unsigned elems = ir3_reg_elems(r), num = r->num;
+		unsigned e0, elems = ir3_reg_span(r, &e0), num = r->num + e0;
 		unsigned src_cycle = s->cycle + ir3_src_read_delay(c->t, n, k);
 		for (unsigned e = 0; e < elems; e++, num++) {
 			unsigned *slot = ready_slot(c, s, r, num, alu, true);
@@ -297,12 +298,12 @@ static void delay_update(struct lctx *c, struct lstate *s, struct ir3_instructio
 		const struct ir3_register *d = n->dsts[k];
 		if (d->flags & (IR3_REG_RT | IR3_REG_SHARED))
 			continue;
-		unsigned elems = ir3_reg_elems(d), num = d->num;
+		unsigned e0, elems = ir3_reg_span(d, &e0), num = d->num + e0;
 		unsigned cycle = s->cycle;
 		if (n->opc == OPC_SCT || n->opc == OPC_SWZ)
 			cycle += k;
 		for (unsigned e = 0; e < elems; e++, num++) {
-			if (!(d->wrmask & (1u << e)))
+			if (!(d->flags & IR3_REG_ARRAY) && !(d->wrmask & (1u << e)))
 				continue;
 			for (int calu = 0; calu < 2; calu++)
 				for (int match = 0; match < 2; match++) {

@@ -93,16 +93,14 @@ void ir3_create_parallel_copies(struct ir3 *ir)
 					pcopy = ir3_instr_new(ir, OPC_META_PCOPY, 1, 1);
 					ir3_instr_insert_before_terminator(pred, pcopy);
 				}
-				struct ir3_register *dst =
-					ir3_dst_create(pcopy, phi->dsts[0]->flags & IR3_REG_HALF,
-						       ir3_reg_elems(phi->dsts[0]));
-				dst->wrmask = phi->dsts[0]->wrmask;
+				struct ir3_register *dst = ir3_dst_create(pcopy, 0, 1);
+				ir3_reg_set_shape(dst, phi->dsts[0]);
 				struct ir3_register *copy = ir3_reg_clone(ir, src);
 				copy->pred = NULL;
 				ir3_add_src(pcopy, copy);
 				src->def = dst;
-				src->flags = IR3_REG_SSA | (dst->flags & IR3_REG_HALF);
-				src->wrmask = dst->wrmask;
+				src->flags = IR3_REG_SSA;
+				ir3_reg_set_shape(src, dst);
 			}
 		}
 	}
@@ -340,6 +338,14 @@ void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l, bool after_spill)
 			for (unsigned n = 0; n < phi->nsrc; n++)
 				if (phi->srcs[n]->def)
 					try_merge_defs(&c, phi->dsts[0], phi->srcs[n]->def, 0);
+		}
+
+	/* an array write and the version it updates (they never interfere) */
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			struct ir3_register *t = ir3_tied_src(i);
+			if (t && t->def)
+				try_merge_defs(&c, i->dsts[0], t->def, 0);
 		}
 
 	/* then the copies, splits and collects that do not interfere */

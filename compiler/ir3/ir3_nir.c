@@ -14,8 +14,11 @@
  *	lower_vars_to_ssa            (the temporaries become SSA values)
  *	lower_ir3_large_constants    (nir_opt_large_constants +
  *	                              ir3_nir_lower_load_constant)
- *	lower_ir3_locals             (nir_lower_vars_to_scratch on a5xx+)
- *	lower_locals_to_selects      (a3xx/a4xx), lower_vars_to_ssa again
+ *	lower_ir3_locals             (nir_lower_vars_to_scratch on a5xx+ of
+ *	                              locals > 256 bytes; the rest become ir3
+ *	                              arrays in selection, as Mesa's
+ *	                              nir_lower_locals_to_regs), lower_vars_to_ssa
+ *	                              again
  *	lower_ir3_sysvals            (nir_lower_compute_system_values)
  *	lower_tex_projector          (nir_lower_tex, ir3_nir_lower_array_sampler)
  *	lower_ir3_tex
@@ -52,7 +55,6 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_large_constants, t, layout);
 	PASS(progress, pl, lower_ir3_locals, t);
-	PASS(progress, pl, lower_locals_to_selects);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);
 	PASS(progress, pl, lower_tex_projector);

@@ -121,7 +121,8 @@ enum {
 	X(unsigned, max_const_frag) \
 	X(unsigned, max_const_compute) \
 	X(unsigned, const_upload_unit)	/* … and their alignment */ \
-	X(bool, has_pvtmem)		/* locals to scratch or to selects */ \
+	X(bool, has_pvtmem)		/* large locals to scratch (lower_ir3_locals) … */ \
+	X(unsigned, pvtmem_array_min)	/* … above this many bytes */ \
 	X(bool, tess_use_shared)	/* VS → TCS through local memory */ \
 	X(bool, has_preamble)		/* ir3_nir_opt_preamble */
 
@@ -163,8 +164,9 @@ bool lower_ir3_gs(struct shader *s, const struct ir3_lowering *t);
  * sets layout's const_data_*. */
 bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
 			       struct ir3_const_layout *layout);
-/* Dynamically indexed local arrays to scratch on a5xx+
- * (lower_ir3_locals.c; lower_locals_to_selects takes them before). */
+/* Dynamically indexed local arrays larger than pvtmem_array_min bytes to
+ * scratch on a5xx+; the others stay for selection's ir3 arrays
+ * (lower_ir3_locals.c). */
 bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t);

@@ -342,6 +342,50 @@ static void add_fixup(struct parser *p, struct ir3_register *src, struct ir3_ins
 					       .line = p->line });
 }
 
+/* An array's {arrI:L}, then for an element access [k] or [a%N + k]. */
+static bool parse_array(struct parser *p, struct ir3_instruction *i, const char **s,
+			struct ir3_register *r)
+{
+	const char *q = *s;
+	unsigned id, size, k;
+	if (!starts(q, "{arr"))
+		return true;
+	q += 4;
+	if (!parse_uint(&q, &id) || *q != ':' || (q++, !parse_uint(&q, &size)) || *q != '}' ||
+	    size == 0 || size > IR3_GPR_COMPS)
+		return false;
+	q++;
+	r->flags |= IR3_REG_ARRAY;
+	r->array_id = id;
+	r->size = size;
+	if (*q == '[') {
+		q++;
+		if (*q == 'a' && q[1] == '%') {
+			unsigned fl;
+			char *name;
+			if (!parse_value_name(p, &q, &fl, &name))
+				return false;
+			add_fixup(p, NULL, i, name);
+			r->flags |= IR3_REG_RELATIV;
+		} else if (starts(q, "a0.x")) {
+			q += 4;
+			r->flags |= IR3_REG_RELATIV;
+		}
+		if (r->flags & IR3_REG_RELATIV) {
+			q = skip_ws(q);
+			if (*q != '+')
+				return false;
+			q = skip_ws(q + 1);
+		}
+		if (!parse_uint(&q, &k) || *q != ']' || k >= size)
+			return false;
+		r->rel_offset = (int)k;
+		q++;
+	}
+	*s = q;
+	return true;
+}
+
 /* A value use, optionally followed by its register: %3, h%4:hr0.y. */
 static bool parse_value_use(struct parser *p, struct ir3_instruction *i, const char **s,
 			    unsigned mods)
@@ -354,6 +398,11 @@ static bool parse_value_use(struct parser *p, struct ir3_instruction *i, const c
 	r->flags = mods | cls | IR3_REG_SSA;
 	r->slot = -1;
 	r->wrmask = 1;
+	r->instr = i;
+	if (!parse_array(p, i, s, r)) {
+		perr(p, "bad array after value %%%s", name);
+		return false;
+	}
 	if (**s == ':') {
 		(*s)++;
 		if (!parse_phys(s, &flags, &num)) {
@@ -381,6 +430,8 @@ static unsigned mod_flags(struct ir3_instruction *i, const char *mod)
 		return IR3_REG_ALIAS;
 	if (!strcmp(mod, "alias1"))
 		return IR3_REG_ALIAS | IR3_REG_FIRST_ALIAS;
+	if (!strcmp(mod, "tied"))
+		return IR3_REG_TIED;
 	if (!strcmp(mod, "neg"))
 		return (slot & IR3_REG_SNEG) ? IR3_REG_SNEG : IR3_REG_FNEG;
 	if (!strcmp(mod, "abs"))
@@ -541,6 +592,10 @@ static void parse_src(struct parser *p, struct ir3_instruction *i, const char *s
 		}
 		r = ir3_src_phys(i, flags | mods, num, ir3_reg_elems(&(struct ir3_register){ .wrmask = wrmask }));
 		r->wrmask = wrmask;
+		if (!parse_array(p, i, &q, r)) {
+			perr(p, "bad array in '%s'", s);
+			return;
+		}
 	} else if (isalpha((unsigned char)s[0]) && ir3_is_flow(i)) {
 		while (is_ident_char(*q))
 			q++;
@@ -607,13 +662,16 @@ static void parse_dst(struct parser *p, struct ir3_instruction *i, const char *s
 	const char *q = s;
 	char *name;
 	if (parse_value_name(p, &q, &flags, &name)) {
-		if (!parse_mask(&q, &wrmask)) {
+		unsigned numeric;
+		struct ir3_register *r = arena_new(p->ir->arena, struct ir3_register);
+		r->instr = i;
+		bool arr = *q == '{';
+		wrmask = 1;
+		if (arr ? !parse_array(p, i, &q, r) : !parse_mask(&q, &wrmask)) {
 			perr(p, "bad mask in '%s'", s);
 			return;
 		}
-		unsigned numeric;
-		struct ir3_register *r = arena_new(p->ir->arena, struct ir3_register);
-		r->flags = flags | extra | IR3_REG_SSA;
+		r->flags |= flags | extra | IR3_REG_SSA;
 		r->wrmask = wrmask;
 		r->slot = -1;
 		if (numeric_name(name, &numeric))
@@ -647,12 +705,14 @@ static void parse_dst(struct parser *p, struct ir3_instruction *i, const char *s
 		return;
 	}
 	q = s;
-	if (!parse_phys(&q, &flags, &num) || !parse_mask(&q, &wrmask) || *q) {
+	if (!parse_phys(&q, &flags, &num) || !parse_mask(&q, &wrmask)) {
 		perr(p, "bad destination '%s'", s);
 		return;
 	}
 	struct ir3_register *r = ir3_dst_phys(i, flags | extra, num, 1);
 	r->wrmask = wrmask;
+	if (!parse_array(p, i, &q, r) || *q)
+		perr(p, "bad destination '%s'", s);
 }
 
 /* Splits `s` at top-level commas into trimmed, NUL-terminated pieces. */

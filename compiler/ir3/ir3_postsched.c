@@ -95,7 +95,7 @@ static bool reads_a0(const struct ir3_instruction *i)
 	for (unsigned n = 0; n < i->nsrc; n++)
 		if (i->srcs[n]->flags & IR3_REG_RELATIV)
 			return true;
-	return false;
+	return i->ndst && (i->dsts[0]->flags & IR3_REG_RELATIV);	/* r<a0.x + n> = … */
 }
 
 /* Forward walk: read-after-write (with latency) and write-after-write. */
@@ -109,7 +109,8 @@ static void forward_deps(struct pctx *c)
 		for (unsigned s = 0; s < i->nsrc + (reads_a0(i) ? 1 : 0); s++) {
 			struct ir3_register a0 = { .flags = IR3_REG_ADDR | IR3_REG_ASSIGNED, .wrmask = 1 };
 			const struct ir3_register *r = s < i->nsrc ? i->srcs[s] : &a0;
-			for (unsigned e = 0; e < ir3_reg_elems(r); e++) {
+			unsigned e0, ne = ir3_reg_span(r, &e0);
+			for (unsigned e = e0; e < e0 + ne; e++) {
 				unsigned first, count = units(c, r, e, &first);
 				for (unsigned u = first; u < first + count; u++) {
 					struct pnode *w = c->writer[u];
@@ -129,7 +130,8 @@ static void forward_deps(struct pctx *c)
 		 * after the writers of their destinations too */
 		for (unsigned d = 0; d < i->ndst; d++) {
 			const struct ir3_register *r = i->dsts[d];
-			for (unsigned e = 0; e < ir3_reg_elems(r); e++) {
+			unsigned e0, ne = ir3_reg_span(r, &e0);
+			for (unsigned e = e0; e < e0 + ne; e++) {
 				unsigned first, count = units(c, r, e, &first);
 				for (unsigned u = first; u < first + count; u++) {
 					edge(c->writer[u], n, 0);
@@ -154,7 +156,8 @@ static void reverse_deps(struct pctx *c)
 		for (unsigned s = 0; s < i->nsrc + (reads_a0(i) ? 1 : 0); s++) {
 			struct ir3_register a0 = { .flags = IR3_REG_ADDR | IR3_REG_ASSIGNED, .wrmask = 1 };
 			const struct ir3_register *r = s < i->nsrc ? i->srcs[s] : &a0;
-			for (unsigned e = 0; e < ir3_reg_elems(r); e++) {
+			unsigned e0, ne = ir3_reg_span(r, &e0);
+			for (unsigned e = e0; e < e0 + ne; e++) {
 				unsigned first, count = units(c, r, e, &first);
 				for (unsigned u = first; u < first + count; u++)
 					edge(n, c->writer[u], 0);
@@ -162,7 +165,8 @@ static void reverse_deps(struct pctx *c)
 		}
 		for (unsigned d = 0; d < i->ndst; d++) {
 			const struct ir3_register *r = i->dsts[d];
-			for (unsigned e = 0; e < ir3_reg_elems(r); e++) {
+			unsigned e0, ne = ir3_reg_span(r, &e0);
+			for (unsigned e = e0; e < e0 + ne; e++) {
 				unsigned first, count = units(c, r, e, &first);
 				for (unsigned u = first; u < first + count; u++) {
 					edge(n, c->writer[u], 0);

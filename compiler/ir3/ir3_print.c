@@ -16,6 +16,10 @@
  * with a component mask (`.xyzw`, or `[8]` for longer vectors) on their
  * definition.  After register allocation each GPR operand also shows its
  * register (`%2:r0.y`); copies RA inserts have no names (`(copy) r1.x = mov.u32u32 r0.x`).
+ * An ir3 array value carries `{arrI:L}` (array I, L components); an access
+ * of one element adds `[k]` or `[a%N + k]` (through a0.x), and its register
+ * is the array's first (`%7{arr0:8}[a%5 + 2]:r1.x` reads r<a0.x + 6>).  An
+ * array write names the array it updates as a `(tied)` source.
  * Before legalisation `br` names both successors (`br p%3, b1, b2`);
  * afterwards (header `legalized`) each branch names its own target and the
  * CFG follows the branches and fall-through.
@@ -136,11 +140,39 @@ static void print_mods(struct strbuf *sb, unsigned flags)
 		strbuf_addstr(sb, "(r)");
 	if (flags & IR3_REG_ALIAS)
 		strbuf_addstr(sb, (flags & IR3_REG_FIRST_ALIAS) ? "(alias1)" : "(alias)");
+	if (flags & IR3_REG_TIED)
+		strbuf_addstr(sb, "(tied)");
+}
+
+static void print_value(struct strbuf *sb, const struct ir3_register *def, const struct ir3_register *r);
+
+/* {arrI:L}, and [k] / [a%N + k] for an access of one element. */
+static void print_array(struct strbuf *sb, const struct ir3_register *r)
+{
+	if (!(r->flags & IR3_REG_ARRAY))
+		return;
+	strbuf_addf(sb, "{arr%u:%u}", r->array_id, r->size);
+	if (!ir3_reg_is_array_access(r))
+		return;
+	strbuf_addch(sb, '[');
+	if (r->flags & IR3_REG_RELATIV) {
+		const struct ir3_instruction *i = r->instr;
+		if (i->address && i->address->ndst) {
+			const struct ir3_register *a = i->address->dsts[0];
+			print_value(sb, a, a);
+		} else {
+			strbuf_addstr(sb, "a0.x");
+		}
+		strbuf_addstr(sb, " + ");
+	}
+	strbuf_addf(sb, "%d]", r->rel_offset);
 }
 
 static void print_value(struct strbuf *sb, const struct ir3_register *def, const struct ir3_register *r)
 {
 	strbuf_addf(sb, "%s%%%u", class_prefix(def->flags), def->name);
+	if (r != def)
+		print_array(sb, r);
 	if (r->flags & IR3_REG_ASSIGNED) {
 		strbuf_addch(sb, ':');
 		print_phys(sb, r->flags, r->num);
@@ -179,8 +211,10 @@ static void print_src(struct strbuf *sb, const struct ir3_instruction *i, const 
 		print_const(sb, i, r);
 	else if (r->def)
 		print_value(sb, r->def, r);
-	else
+	else {
 		print_phys(sb, r->flags, r->num);
+		print_array(sb, r);
+	}
 }
 
 static void print_dst(struct strbuf *sb, const struct ir3_register *r)
@@ -189,14 +223,20 @@ static void print_dst(struct strbuf *sb, const struct ir3_register *r)
 		strbuf_addstr(sb, "(ei)");
 	if (r->flags & IR3_REG_SSA) {
 		strbuf_addf(sb, "%s%%%u", class_prefix(r->flags), r->name);
-		print_mask(sb, r->wrmask);
+		if (r->flags & IR3_REG_ARRAY)
+			print_array(sb, r);
+		else
+			print_mask(sb, r->wrmask);
 		if (r->flags & IR3_REG_ASSIGNED) {
 			strbuf_addch(sb, ':');
 			print_phys(sb, r->flags, r->num);
 		}
 	} else {
 		print_phys(sb, r->flags, r->num);
-		print_mask(sb, r->wrmask);
+		if (r->flags & IR3_REG_ARRAY)
+			print_array(sb, r);
+		else
+			print_mask(sb, r->wrmask);
 	}
 }
 

@@ -437,6 +437,16 @@ static unsigned get_reg(struct ra_ctx *c, struct ra_file *f, struct ir3_register
 	unsigned limit = file_limit(c, f, d), size = ir3_reg_size(d), align = ir3_reg_elem_size(d);
 	struct ir3_merge_set *set = d->merge_set;
 
+	/* an array write: where the version it updates was (Mesa's tied
+	 * destinations); the versions never interfere, so that one dies here */
+	struct ir3_register *tied = ir3_tied_src(d->instr);
+	if (tied && ir3_ra_src(tied)) {
+		struct ra_val *v = val(c, tied->def);
+		if (!v->killed || !range_free(c, f, d, phys_of(v), size))
+			BUG("array write: %%%u stays live after it", tied->def->name);
+		return phys_of(v);
+	}
+
 	if (set && set->preferred_reg != ~0u) {
 		unsigned p = set->preferred_reg + d->merge_set_offset;
 		if (p + size <= limit && p % align == 0 && range_free(c, f, d, p, size))
@@ -488,10 +498,8 @@ static void emit_copies(struct ra_ctx *c, struct ir3_instruction *before)
 	ir3_instr_insert_before(before, pc);
 	for (size_t k = 0; k < c->copies.len; k++) {
 		struct ra_val *v = c->copies.data[k].val;
-		unsigned fl = v->def->flags & IR3_REG_HALF;
-		unsigned n = ir3_reg_elems(v->def);
-		ir3_dst_phys(pc, fl, to_num(v->physreg, v->def), n)->wrmask = v->def->wrmask;
-		ir3_src_phys(pc, fl, to_num(c->copies.data[k].src, v->def), n)->wrmask = v->def->wrmask;
+		ir3_reg_set_shape(ir3_dst_phys(pc, 0, to_num(v->physreg, v->def), 1), v->def);
+		ir3_reg_set_shape(ir3_src_phys(pc, 0, to_num(c->copies.data[k].src, v->def), 1), v->def);
 	}
 	c->copies.len = 0;
 }
@@ -670,9 +678,8 @@ static void insert_liveout_copy(struct ra_ctx *c, struct ir3_block *b, unsigned 
 		pc = ir3_instr_new(c->ir, OPC_META_PCOPY, 1, 1);
 		ir3_instr_insert_before_terminator(b, pc);
 	}
-	unsigned fl = def->flags & IR3_REG_HALF, n = ir3_reg_elems(def);
-	ir3_dst_phys(pc, fl, to_num(dst, def), n)->wrmask = def->wrmask;
-	ir3_src_phys(pc, fl, to_num(src, def), n)->wrmask = def->wrmask;
+	ir3_reg_set_shape(ir3_dst_phys(pc, 0, to_num(dst, def), 1), def);
+	ir3_reg_set_shape(ir3_src_phys(pc, 0, to_num(src, def), 1), def);
 }
 
 static void handle_live_ins(struct ra_ctx *c, struct ir3_block *b)

@@ -307,6 +307,28 @@ static struct sched_node *new_node(struct sched_ctx *c, struct ir3_instruction *
 	return n;
 }
 
+/* An array write comes after every read of the version it updates (the
+ * versions share one register: Mesa's array barriers). */
+static void add_array_deps(struct sched_ctx *c)
+{
+	for (size_t k = 0; k < c->nodes.len; k++) {
+		struct sched_node *w = c->nodes.data[k];
+		struct ir3_register *t = ir3_tied_src(w->instr);
+		if (!t || !t->def)
+			continue;
+		for (size_t m = 0; m < c->nodes.len; m++) {
+			struct ir3_instruction *u = c->nodes.data[m]->instr;
+			if (m == k)
+				continue;
+			foreach_src(r, u)
+				if (r->def == t->def) {
+					add_edge(c->nodes.data[m], w, 0);
+					break;
+				}
+		}
+	}
+}
+
 static void build_dag(struct sched_ctx *c)
 {
 	c->nodes.len = 0;
@@ -325,6 +347,7 @@ static void build_dag(struct sched_ctx *c)
 			add_edge(node_of(i->address), n, ir3_delayslots(c->t, i->address, i, 0, false));
 	}
 	add_false_deps(c);
+	add_array_deps(c);
 	/* the terminator and end come after everything */
 	for (size_t k = 0; k < c->nodes.len; k++) {
 		struct sched_node *n = c->nodes.data[k];

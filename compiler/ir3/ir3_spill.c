@@ -344,10 +344,9 @@ static struct ir3_register *reload(struct sp_ctx *c, const struct ir3_register *
 	ld->type = mem_type(owner);
 	ld->spill_of = ident;
 	/* may not take the base register: a reload in pieces reads it to the end */
-	struct ir3_register *d = ir3_dst_create(ld, (owner->flags & IR3_REG_HALF) |
-							    IR3_REG_EARLY_CLOBBER,
-						ir3_reg_elems(owner));
-	d->wrmask = owner->wrmask;
+	struct ir3_register *d = ir3_dst_create(ld, 0, 1);
+	ir3_reg_set_shape(d, owner);
+	d->flags |= IR3_REG_EARLY_CLOBBER;
 	copy_place(d, owner, 0);
 	ir3_src_ssa(ld, c->base, 0);
 	ir3_src_imm(ld, slot, 0);
@@ -912,8 +911,8 @@ static void add_live_in_phi(struct sp_ctx *c, struct sp_val *v, struct ir3_regis
 				 after_phis(b));
 		return;
 	}
-	struct ir3_register *d = ir3_b_phi(b, v->def->flags & IR3_REG_HALF, ir3_reg_elems(v->def));
-	d->wrmask = v->def->wrmask;
+	struct ir3_register *d = ir3_b_phi(b, 0, 1);
+	ir3_reg_set_shape(d, v->def);
 	copy_place(d, v->def, 0);
 	d->instr->spill_of = v->def;
 	for (unsigned p = 0; p < b->npreds; p++) {

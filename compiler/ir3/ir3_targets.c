@@ -18,7 +18,7 @@
 	.supports_double_threadsize = true, \
 	.max_const_pipeline = 512, .max_const_geom = 512, .max_const_frag = 512, \
 	.max_const_compute = 512, .max_const_safe = 256, \
-	.cs_shared_mem_size = 32 * 1024, .num_predicates = 1, \
+	.cs_shared_mem_size = 32 * 1024, .num_predicates = 1, .pvtmem_array_min = 16 * 16, \
 	.instr_align = 16, .constlen_align = 4, .const_upload_unit = 1, \
 	.delay = { .alu_to_alu = 3, .non_alu = 6, .cat3_src2_read = 2, .half_full_penalty = 3 }
 

@@ -32,7 +32,7 @@ static void fail(struct vctx *v, const char *fmt, ...)
 	}
 }
 
-#define CLASS_FLAGS (IR3_REG_HALF | IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED)
+#define CLASS_FLAGS (IR3_REG_HALF | IR3_REG_PREDICATE | IR3_REG_ADDR | IR3_REG_SHARED | IR3_REG_ARRAY)
 
 /* Does `def` reach `use` (a source of `user`) in SSA order? */
 static bool def_reaches(const struct ir3_register *def, const struct ir3_instruction *user,
@@ -73,7 +73,7 @@ static void check_src(struct vctx *v, struct ir3_instruction *i, unsigned n)
 	if (!ir3_is_meta(i) && !(i->flags & IR3_INSTR_COPY) && !(r->flags & IR3_REG_ALIAS) &&
 	    !ir3_valid_flags(i, n, r->flags & ~(IR3_REG_SSA | IR3_REG_ASSIGNED | IR3_REG_KILL |
 						IR3_REG_FIRST_KILL | IR3_REG_R | IR3_REG_ALIAS |
-						IR3_REG_FIRST_ALIAS)))
+						IR3_REG_FIRST_ALIAS | IR3_REG_ARRAY | IR3_REG_TIED)))
 		fail(v, "source %u carries flags its slot does not allow", n);
 	if ((r->flags & IR3_REG_IMMED) && !ir3_is_meta(i) && !(r->flags & IR3_REG_ALIAS) &&
 	    !ir3_imm_encodable(i, r))
@@ -92,8 +92,14 @@ static void check_instr(struct vctx *v, struct ir3_block *b, struct ir3_instruct
 		fail(v, "instruction in block b%u claims another block", b->index);
 	if (op->ndst >= 0 && i->ndst != (unsigned)op->ndst && !(i->flags & IR3_INSTR_COPY))
 		fail(v, "%s takes %d destination(s), has %u", op->name, op->ndst, i->ndst);
-	if (op->nsrc >= 0 && i->nsrc != (unsigned)op->nsrc && !(i->flags & IR3_INSTR_COPY))
+	bool tied = i->nsrc && (i->srcs[i->nsrc - 1]->flags & IR3_REG_TIED);
+	if (op->nsrc >= 0 && i->nsrc != (unsigned)op->nsrc + tied && !(i->flags & IR3_INSTR_COPY))
 		fail(v, "%s takes %d source(s), has %u", op->name, op->nsrc, i->nsrc);
+	if (tied && (i->ndst != 1 || !ir3_reg_is_array_access(i->dsts[0]) ||
+		     i->srcs[i->nsrc - 1]->size != i->dsts[0]->size))
+		fail(v, "a tied source without an array write");
+	if (i->ndst == 1 && ir3_reg_is_array_access(i->dsts[0]) && !tied && !v->ir->legalized)
+		fail(v, "an array write without the array it updates (tied)");
 	if (i->opc == OPC_META_PHI && !v->ir->legalized) {
 		if (*seen_non_phi)
 			fail(v, "phi after other instructions");

@@ -23,6 +23,11 @@
  * different values in a slot, only a reload of a phi may read it.  Two
  * values with the same immediate or const (movs) are the same identity.
  *
+ * An ir3 array is one value per version: a write relabels the whole array
+ * with its new version after checking it holds the version it updates and
+ * writes it in place; an access finds the version it reads in its element,
+ * or through a0.x in all the array's registers.
+ *
  * This catches two live values in one register (the earlier one is read
  * after the later one overwrote it), reads of the wrong register, lost
  * copies, registers outside the file, and spill slots read before a store
@@ -155,7 +160,8 @@ static const struct ir3_register *canon_walk(const struct ir3_register **def, un
 			*def = i->spill_of;
 			continue;
 		} else if (i->opc == OPC_MOV && i->type == i->dst_type && !i->repeat &&
-			   !(i->srcs[0]->flags & IR3_REG_RELATIV)) {
+			   !(i->srcs[0]->flags & IR3_REG_RELATIV) &&
+			   !(i->dsts[0]->flags & IR3_REG_ARRAY)) {	/* not an array write */
 			src = i->srcs[0];		/* an immediate or a const stays one */
 			if (!(src->flags & (IR3_REG_IMMED | IR3_REG_CONST)))
 				src = NULL;
@@ -261,7 +267,10 @@ static bool is_reg(const struct ir3_register *r)
 static void check_read(struct vctx *c, const struct vstate *s, const struct ir3_instruction *i,
 		       const struct ir3_register *r, const struct ir3_register *def, unsigned comps)
 {
-	for (unsigned k = 0; k < comps; k++) {
+	unsigned k0 = 0;
+	if ((r->flags & (IR3_REG_ARRAY | IR3_REG_TIED)) == IR3_REG_ARRAY)	/* an access: its element, or all through a0.x */
+		comps = ir3_reg_span(r, &k0) + k0;
+	for (unsigned k = k0; k < comps; k++) {
 		unsigned first, count;
 		if (!slots_of(c, r, k, &first, &count)) {
 			fail(c, i, "register of %%%u is outside the register file", def->name);
@@ -438,7 +447,8 @@ static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruc
 	}
 	for (unsigned n = 0; n < i->nsrc; n++) {
 		const struct ir3_register *r = i->srcs[n];
-		if (!r->def || !is_reg(r) || (r->flags & IR3_REG_RELATIV))
+		/* an array access, through a0.x or not, finds its whole version */
+		if (!r->def || !is_reg(r) || (r->flags & (IR3_REG_RELATIV | IR3_REG_ARRAY)) == IR3_REG_RELATIV)
 			continue;
 		if (!(r->flags & IR3_REG_ASSIGNED)) {
 			fail(c, i, "source %%%u has no register", r->def->name);
@@ -446,6 +456,10 @@ static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruc
 		}
 		check_read(c, s, i, r, r->def, ir3_reg_elems(r));
 	}
+	const struct ir3_register *tied = ir3_tied_src(i);
+	if (tied && i->dsts[0]->num != tied->num)
+		fail(c, i, "array write: %%%u is not where %%%u, the array it updates, is",
+		     i->dsts[0]->name, tied->def ? tied->def->name : 0);
 	if (i->address && i->address->ndst) {
 		const struct ir3_register *a = i->address->dsts[0];
 		unsigned slot = ADDR_SLOT + (a->num & 1);

@@ -149,11 +149,21 @@ static bool is_store(const struct ir3_instruction *i)
 	}
 }
 
+/* An array operand: the first component it touches (its element, or the
+ * whole array through a0.x; nothing for a write's tied source). */
+static unsigned elem0(const struct ir3_register *r)
+{
+	unsigned first = 0;
+	if (r->flags & IR3_REG_ARRAY)
+		ir3_reg_span(r, &first);
+	return first;
+}
+
 /* The slots component `comp` of a register covers. */
 static unsigned slots(const struct tctx *c, const struct ir3_register *r, unsigned comp,
 		      unsigned *first)
 {
-	unsigned num = r->num + comp;
+	unsigned num = r->num + elem0(r) + comp;
 	if (r->flags & IR3_REG_PREDICATE) {
 		*first = P_SLOT + (num & 3);
 		return 1;
@@ -171,6 +181,9 @@ static unsigned slots(const struct tctx *c, const struct ir3_register *r, unsign
 
 static unsigned elems(const struct ir3_register *r)
 {
+	unsigned first;
+	if (r->flags & IR3_REG_ARRAY)
+		return ir3_reg_span(r, &first);
 	return r->wrmask ? 32 - (unsigned)__builtin_clz(r->wrmask) : 1;
 }
 
@@ -308,10 +321,10 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 	}
 	for (unsigned n = 0; n < i->ndst; n++)
 		check_sync(c, s, i, i->dsts[n], true);
-	for (unsigned n = 0; n < i->nsrc; n++)
-		if (i->srcs[n]->flags & IR3_REG_RELATIV) {
+	for (unsigned n = 0; n < i->nsrc + (i->ndst ? 1 : 0); n++)
+		if ((n < i->nsrc ? i->srcs[n] : i->dsts[0])->flags & IR3_REG_RELATIV) {
 			struct ir3_register a0 = { .flags = IR3_REG_ADDR, .num = 0, .wrmask = 1 };
-			check_delay(c, s, i, &a0, n, issue);
+			check_delay(c, s, i, &a0, n < i->nsrc ? n : 0, issue);
 			break;
 		}
 	if (ir3_cat(i) == 5) {

@@ -1,13 +1,12 @@
 /*
- * lower_ir3_locals: the local arrays left after lower_vars_to_ssa and
+ * lower_ir3_locals: of the local arrays left after lower_vars_to_ssa and
  * lower_ir3_large_constants — read or written at a dynamic index, and not
- * constant — go to memory on a5xx+ (Mesa's nir_lower_vars_to_scratch):
- * ldp/stp at the array's bytes, elements at their natural size.  a3xx/a4xx
- * have no private memory: lower_locals_to_selects takes them after.
- *
- * Approximation: Mesa 24.3 keeps arrays of at most 16 × 16 bytes in
- * registers (ir3 arrays: mova a0.x and relative movs r<a0.x + n>) and sends
- * only larger ones to scratch; this model has no register arrays.
+ * constant — those larger than the target's pvtmem_array_min (16 × 16
+ * bytes, natural size: 4 bytes a boolean) go to memory on a5xx+ (Mesa's
+ * nir_lower_vars_to_scratch): ldp/stp at the array's bytes, elements at
+ * their natural size.  The others, and all of them on a3xx/a4xx (no private
+ * memory), stay load_local/store_local: selection makes them ir3 arrays in
+ * registers (ir3_isel_local.c; mova a0.x and relative movs r<a0.x + n>).
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
@@ -21,6 +20,13 @@ static bool local_op(struct instr *in, struct intrinsic_instr **out)
 		return false;
 	*out = instr_as_intrinsic(in);
 	return (*out)->op == INTR_load_local || (*out)->op == INTR_store_local;
+}
+
+/* glsl_get_natural_size_align_bytes of the local. */
+static unsigned natural_size(const struct local_decl *d)
+{
+	unsigned bytes = d->bit_size == 1 ? 4 : d->bit_size / 8;
+	return d->num_elements * d->num_components * bytes;
 }
 
 static struct src *offset_of(struct intrinsic_instr *intr)
@@ -65,8 +71,10 @@ bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t)
 	unsigned *at = xcalloc(n + 1, sizeof(unsigned));
 	bool any = false;
 	for (unsigned l = 0; l < n && t->has_pvtmem; l++) {
-		if (!used[l])
+		if (!used[l] || natural_size(s->locals[l]) <= t->pvtmem_array_min) {
+			used[l] = false;
 			continue;
+		}
 		any = true;
 		const struct local_decl *d = s->locals[l];
 		unsigned align = d->bit_size / 8;
@@ -79,7 +87,8 @@ bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t)
 		foreach_block(blk, s->fn)
 			foreach_instr_safe(in, blk) {
 				struct intrinsic_instr *intr;
-				if (!local_op(in, &intr) || intrinsic_get(intr, INTR_IDX_local) >= (int)n)
+				if (!local_op(in, &intr) || intrinsic_get(intr, INTR_IDX_local) >= (int)n ||
+				    !used[intrinsic_get(intr, INTR_IDX_local)])
 					continue;
 				builder_init(&b, s, cursor_before_instr(in));
 				to_scratch(s, &b, intr, at);

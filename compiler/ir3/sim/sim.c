@@ -80,7 +80,10 @@ void sim_error(struct srun *r, const char *fmt, ...)
 
 unsigned sim_unit(const struct ir3_sim *sim, const struct ir3_register *r, unsigned comp)
 {
-	unsigned num = r->num + comp;
+	unsigned first = 0;
+	if (r->flags & IR3_REG_ARRAY)
+		ir3_reg_span(r, &first);
+	unsigned num = r->num + first + comp;
 	if (r->flags & IR3_REG_PREDICATE)
 		return SIM_P_UNIT + (num & 3);
 	if (r->flags & IR3_REG_ADDR)
@@ -135,6 +138,20 @@ static struct sval read_const(struct srun *r, const struct ir3_instruction *i,
 	return v;
 }
 
+/* The component r<a0.x + n> names for fibre f: an element of its array,
+ * or -1 when a0.x points outside it (poison: reads give poison, writes are
+ * dropped; the hardware would reach another register). */
+static int array_elem(struct srun *r, unsigned f, const struct ir3_register *reg)
+{
+	size_t at = sim_at(r, f, SIM_A_UNIT);
+	if (r->poison[at])
+		return -1;
+	int k = (int16_t)r->reg[at] + reg->rel_offset;
+	if (k < 0 || k >= (int)reg->size)
+		return -1;
+	return (int)reg->num + k;
+}
+
 struct sval sim_read(struct srun *r, uint32_t pc, unsigned f, const struct ir3_register *src,
 		     unsigned e)
 {
@@ -153,6 +170,15 @@ struct sval sim_read(struct srun *r, uint32_t pc, unsigned f, const struct ir3_r
 				return (struct sval){ 0, true, r->cause[at] };
 		}
 		v = read_const(r, i, src, comp);
+	} else if (ir3_reg_is_array_access(src) && (src->flags & IR3_REG_RELATIV)) {
+		int at = array_elem(r, f, src);
+		if (at < 0)
+			return (struct sval){ 0, true, pc + 1 };
+		struct ir3_register one = *src;
+		one.flags &= ~(IR3_REG_ARRAY | IR3_REG_RELATIV);
+		one.num = (unsigned)at;
+		v.bits = read_units(r, f, sim_unit(r->sim, &one, 0), sim_unit_count(src), &v.poison,
+				    &v.cause);
 	} else {
 		unsigned unit = sim_unit(r->sim, src, e);
 		v.bits = read_units(r, f, unit, sim_unit_count(src), &v.poison, &v.cause);
@@ -208,6 +234,17 @@ static void refuse(struct srun *r, uint32_t pc, unsigned f, unsigned n, unsigned
 void sim_write(struct srun *r, uint32_t pc, unsigned f, const struct ir3_register *dst,
 	       unsigned e, struct sval v)
 {
+	struct ir3_register one;
+	if (ir3_reg_is_array_access(dst) && (dst->flags & IR3_REG_RELATIV)) {
+		int at = array_elem(r, f, dst);
+		if (at < 0)
+			return;
+		one = *dst;
+		one.flags &= ~(IR3_REG_ARRAY | IR3_REG_RELATIV);
+		one.num = (unsigned)at;
+		dst = &one;
+		e = 0;
+	}
 	unsigned unit = sim_unit(r->sim, dst, e), n = sim_unit_count(dst);
 	bool clobbered = false;
 	for (unsigned k = 0; k < n; k++) {
@@ -288,7 +325,8 @@ static bool needs_sy_result(const struct ir3_instruction *i)
 
 static unsigned elems(const struct ir3_register *r)
 {
-	return ir3_reg_elems(r);
+	unsigned first;
+	return ir3_reg_span(r, &first);
 }
 
 /* The units of element e of r, in the timing state; 0 when none. */
@@ -380,11 +418,14 @@ static void check_reads(struct srun *r, uint32_t pc, unsigned f, int64_t issue)
 	bool end = i->opc == OPC_END || i->opc == OPC_CHMASK;
 	for (unsigned n = 0; n < i->nsrc; n++) {
 		const struct ir3_register *s = i->srcs[n];
+		if (s->flags & IR3_REG_TIED)
+			continue;	/* an array write's old version: no operand */
 		if ((s->flags & IR3_REG_CONST) && !(s->flags & IR3_REG_RELATIV) &&
 		    s->num < SIM_CONSTS && bitset_test(t->const_ss, s->num) &&
 		    !(i->flags & IR3_INSTR_SS))
 			refuse(r, pc, f, n, 0, "reads a const an stc wrote without (ss)");
-		if (s->flags & IR3_REG_RELATIV) {
+		if ((s->flags & IR3_REG_RELATIV) ||
+		    (n == 0 && i->ndst && (i->dsts[0]->flags & IR3_REG_RELATIV))) {
 			struct ir3_register a0 = { .flags = IR3_REG_ADDR, .num = 0, .wrmask = 1 };
 			check_read(r, pc, f, &a0, 0, n, 0, issue, true);
 		}
@@ -872,7 +913,7 @@ static bool supported(const struct ir3_instruction *i)
 	}
 	for (unsigned n = 0; n < i->nsrc; n++)
 		if ((i->srcs[n]->flags & (IR3_REG_RELATIV | IR3_REG_SHARED)) &&
-		    !(i->srcs[n]->flags & IR3_REG_CONST))
+		    !(i->srcs[n]->flags & (IR3_REG_CONST | IR3_REG_ARRAY)))
 			return false;
 	return true;
 }
