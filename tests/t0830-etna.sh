@@ -81,6 +81,18 @@ test_expect 'shdb run records the etnaviv statistics' '
 	grep -q "\"instructions\":" res/stats.jsonl
 '
 
+test_expect 'a table of 2,048 constants read at a dynamic index: refused in bounded time' '
+	# its 2,048 initialising stores name their element (they once each
+	# became 2,048 selects: 4M, minutes); the timeout is a hang guard
+	{ printf "#version 450\nlayout(location = 0) in flat int i;\n"
+	  printf "layout(location = 0) out float o;\nconst float t[2048] = float[2048]("
+	  for k in $(seq 2047); do printf "%d.0," $k; done
+	  printf "0.5);\nvoid main() { o = t[i] + t[i + 1]; }\n"
+	} >table.frag &&
+	expect_status 1 timeout 300 $SHDB compile -t gc3000 table.frag >out 2>err &&
+	grep -q "uniform file full" err
+'
+
 if [ -n "${SHDB_SHARED:-}" ] && [ -d "$SHDB_SHARED/corpus" ]; then
 	C=$SHDB_SHARED/corpus/SaschaWillems-Vulkan/shaders/glsl
 	test_expect 'real shaders compile and verify on the three Vivante GPUs' '
