@@ -81,6 +81,29 @@ test_expect 'shdb run records the etnaviv statistics' '
 	grep -q "\"instructions\":" res/stats.jsonl
 '
 
+test_expect 'bit scans through LEADZERO, ldexp by the exponent field (HALTI2+); HALTI0 refuses them' '
+	for t in gc3000 gc7000; do
+		$SHDB compile -t $t --verify --disasm $TESTS/ir/lower_find_msb/basic.ir >out &&
+		test $(grep -c "^leadzero\.u32 " out) = 3 &&
+		$SHDB compile -t $t --verify --disasm $TESTS/ir/lower_ldexp/basic.ir >out &&
+		grep -q "^lshift\.s32 .*, 23$" out || exit 1
+	done &&
+	expect_status 1 $SHDB compile -t gc2000 $TESTS/ir/lower_find_msb/basic.ir 2>err &&
+	grep -q "on a pre-HALTI2 GPU" err
+'
+
+test_expect 'a table of 2,048 constants read at a dynamic index: refused in bounded time' '
+	# its 2,048 initialising stores name their element (they once each
+	# became 2,048 selects: 4M, minutes); the timeout is a hang guard
+	{ printf "#version 450\nlayout(location = 0) in flat int i;\n"
+	  printf "layout(location = 0) out float o;\nconst float t[2048] = float[2048]("
+	  for k in $(seq 2047); do printf "%d.0," $k; done
+	  printf "0.5);\nvoid main() { o = t[i] + t[i + 1]; }\n"
+	} >table.frag &&
+	expect_status 1 timeout 300 $SHDB compile -t gc3000 table.frag >out 2>err &&
+	grep -q "uniform file full" err
+'
+
 if [ -n "${SHDB_SHARED:-}" ] && [ -d "$SHDB_SHARED/corpus" ]; then
 	C=$SHDB_SHARED/corpus/SaschaWillems-Vulkan/shaders/glsl
 	test_expect 'real shaders compile and verify on the three Vivante GPUs' '

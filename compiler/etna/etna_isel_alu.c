@@ -421,6 +421,7 @@ static bool map_int(enum alu_op op, struct op_map *m)
 	case OP_ishl: *m = M(lshift, true, s32, S0, S2, SX); return true;
 	case OP_ishr: *m = M(rshift, true, s32, S0, S2, SX); return true;
 	case OP_ushr: *m = M(rshift, true, u32, S0, S2, SX); return true;
+	case OP_uclz: *m = M(leadzero, true, u32, S2, SX, SX); return true;
 	case OP_b2f32: *m = M(and, true, u32, S0, SX, SX); return true;
 	case OP_b2i32: *m = M(and, true, u32, S0, SX, SX); return true;
 	default: return false;

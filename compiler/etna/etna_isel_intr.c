@@ -495,11 +495,22 @@ void esel_finish_io(struct isel *c)
  *
  * Done on selection's own copy of the shader, as the texture source no
  * longer validates (a 4-component coordinate); the vec4 is selected as
- * any vecN: its sources write into it, or movs do. */
+ * any vecN: its sources write into it, or movs do.  Mesa builds it before
+ * its last optimisation loop, whose CSE makes fetches of one coordinate
+ * and lod share it: here a fetch reuses the vec4 of an earlier one of the
+ * same coordinate and lod whose block dominates its own. */
+struct packed {
+	struct ssa_def *coord, *lod, *vec;
+	struct block *block;
+};
+
 void esel_pack_tex(struct isel *c)
 {
 	if (c->t->has_halti5_tex)
 		return;
+	metadata_require(c->ir->fn, META_DOMINANCE);
+	struct packed *done = NULL;
+	size_t n = 0, cap = 0;
 	foreach_block(b, c->ir->fn)
 		foreach_instr(in, b) {
 			if (in->type != INSTR_tex)
@@ -515,17 +526,29 @@ void esel_pack_tex(struct isel *c)
 			if (coord->num_components >= 4 || lod->num_components != 1 ||
 			    coord->bit_size != 32 || lod->bit_size != 32)
 				continue;
-			struct alu_instr *vec = alu_instr_create(c->ir, OP_vec4);
-			for (unsigned k = 0; k < 4; k++) {
-				bool own = k < coord->num_components;
-				src_init(&vec->src[k].src, &vec->instr, own ? coord : lod);
-				vec->src[k].swizzle[0] = (uint8_t)(own ? k : 0);
+			struct ssa_def *v = NULL;
+			for (size_t k = 0; k < n && !v; k++)
+				if (done[k].coord == coord && done[k].lod == lod &&
+				    block_dominates(done[k].block, b))
+					v = done[k].vec;
+			if (!v) {
+				struct alu_instr *vec = alu_instr_create(c->ir, OP_vec4);
+				for (unsigned k = 0; k < 4; k++) {
+					bool own = k < coord->num_components;
+					src_init(&vec->src[k].src, &vec->instr, own ? coord : lod);
+					vec->src[k].swizzle[0] = (uint8_t)(own ? k : 0);
+				}
+				ssa_def_init(&vec->instr, &vec->def, 4, 32);
+				instr_insert(cursor_before_instr(in), &vec->instr);
+				v = &vec->def;
+				if (n == cap)
+					done = xrealloc(done, (cap = cap ? 2 * cap : 8) * sizeof(*done));
+				done[n++] = (struct packed){ coord, lod, v, b };
 			}
-			ssa_def_init(&vec->instr, &vec->def, 4, 32);
-			instr_insert(cursor_before_instr(in), &vec->instr);
-			src_rewrite(&tex->src[ci].src, &vec->def);
+			src_rewrite(&tex->src[ci].src, v);
 			tex_instr_remove_src(tex, (unsigned)l);
 		}
+	free(done);
 }
 
 static enum etna_opc tex_opcode(const struct tex_instr *tex)

@@ -4,13 +4,20 @@
  * --print-after dumps), in the order of Mesa's etna_compile_shader and the
  * options of etna_compiler_create (../../shared/reference/targets.md §4.3):
  *
+ *	opt_dead_shared                        (the state tracker's
+ *	                                        nir_remove_dead_variables)
  *	lower_io_to_temps, lower_vars_to_ssa   (lower_all_io_to_temps)
  *	lower_locals_to_selects,               (nir_lower_indirect_derefs)
  *	lower_vars_to_ssa
+ *	lower_samplers                         (the state tracker's
+ *	                                        nir_lower_samplers: a dynamic
+ *	                                        texture index clamped)
  *	lower_tex_projector                    (etna_nir_lower_texture: txp)
- *	lower_fpow … lower_mul_high            (the lower_* options: fpow,
+ *	lower_fpow … lower_find_msb            (the lower_* options: fpow,
  *	                                        flrp32, fmod, idiv on HALTI2+,
- *	                                        fdiv always, bitops, mul_high)
+ *	                                        fdiv always, bitops, mul_high,
+ *	                                        ldexp, find_lsb, [iu]find_msb
+ *	                                        with has_uclz)
  *	lower_etna_alu                         (ftrunc, fround_even, fsub,
  *	                                        vector compares, bool casts)
  *	lower_etna_scalar                      (etna_alu_to_scalar_filter_cb)
@@ -36,10 +43,12 @@
 void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 {
 	bool progress = false;
+	PASS(progress, pl, opt_dead_shared);
 	PASS(progress, pl, lower_io_to_temps);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_locals_to_selects);
 	PASS(progress, pl, lower_vars_to_ssa);
+	PASS(progress, pl, lower_samplers);
 	PASS(progress, pl, lower_tex_projector);
 	PASS(progress, pl, lower_fpow);
 	PASS(progress, pl, lower_flrp);
@@ -50,6 +59,8 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, lower_fdiv);
 	PASS(progress, pl, lower_bitfield);
 	PASS(progress, pl, lower_mul_high);
+	PASS(progress, pl, lower_ldexp);
+	PASS(progress, pl, lower_find_msb);
 	PASS(progress, pl, lower_etna_alu, t);
 	PASS(progress, pl, lower_etna_scalar, t);
 	PASS(progress, pl, opt_fuse_ffma);

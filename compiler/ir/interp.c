@@ -268,6 +268,16 @@ static bool spirv_undefined(enum alu_op op, unsigned bits, const uint64_t *v)
 		return y != 0 && !divisor_in_range(y, bits);
 	case OP_fmin: case OP_fmax:
 		return isnan(x) || isnan(y) || (x == 0 && y == 0 && signbit(x) != signbit(y));
+	case OP_ldexp: {
+		/* GLSL.std.450 Ldexp: undefined past the exponent range or when
+		 * the product is too large; may flush below the normal range */
+		int lo = bits == 16 ? -14 : bits == 32 ? -126 : -1022;
+		int hi = bits == 16 ? 15 : bits == 32 ? 128 : 1024;
+		int64_t e = isext(v[1], 32);
+		double r = isfinite(x) ? ldexp(x, (int)e) : 0;
+		return e < lo || e > hi || fabs(r) >= ldexp(1.0, hi) ||
+		       (r != 0 && fabs(r) < ldexp(1.0, lo));
+	}
 	default: return false;
 	}
 }

@@ -27,7 +27,7 @@
  *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_int64              (ir3_nir_lower_64b_intrinsics,
  *	                              nir_lower_int64)
- *	lower_fpow … lower_mul_high  (the generic lowerings behind
+ *	lower_fpow … lower_ldexp     (the generic lowerings behind
  *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
@@ -72,6 +72,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_isign);
 	PASS(progress, pl, lower_bitfield);
 	PASS(progress, pl, lower_mul_high);
+	PASS(progress, pl, lower_ldexp);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, opt_fuse_ffma);
 	opt_loop(pl);

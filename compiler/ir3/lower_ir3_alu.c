@@ -7,12 +7,12 @@
  *	ball_fequal3    →  feq per component, iand
  *	fltu/fgeu/…     →  inot of the ordered compare
  *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
- *	ldexp, frexp_sig/exp   exponent arithmetic        (lower_ldexp, lower_frexp)
+ *	frexp_sig/exp          exponent arithmetic        (lower_frexp)
  *	pack/unpack_{u,s}norm  scale, round, shift        (nir_lower_pack)
  *	pack/unpack_half_2x16, pack/unpack_32_2x16(_split), pack/unpack_64_2x32
  *
  * fdiv, ffract, isign, fpow, flrp, fmod/frem, the integer divisions, the
- * multiply-highs and the bitfield ops are the generic lowering passes'
+ * multiply-highs, ldexp and the bitfield ops are the generic lowering passes'
  * (compiler/opt), which ir3_lower_nir runs before this one.
  */
 #include "compiler/ir/builder.h"
@@ -82,17 +82,6 @@ static struct ssa_def *pack_2x16(struct builder *b, struct ssa_def *lo, struct s
 }
 
 static struct ssa_def *u32(struct builder *b, uint32_t v) { return b_imm_int(b, v); }
-
-/* ldexp: x * 2^e with e split in two halves so neither factor overflows
- * (nir_lower_alu's lower_ldexp, e clamped to ±254) */
-static struct ssa_def *lower_ldexp(struct builder *b, struct ssa_def *x, struct ssa_def *e)
-{
-	e = b_imax(b, b_imin(b, e, u32(b, 254)), u32(b, (uint32_t)-254));
-	struct ssa_def *e1 = b_ishr(b, e, u32(b, 1)), *e2 = b_isub(b, e, e1);
-	struct ssa_def *p1 = b_ishl(b, b_iadd(b, e1, u32(b, 127)), u32(b, 23));
-	struct ssa_def *p2 = b_ishl(b, b_iadd(b, e2, u32(b, 127)), u32(b, 23));
-	return b_fmul(b, b_fmul(b, x, p1), p2);
-}
 
 /* frexp (nir_lower_frexp, 32-bit): the exponent field, zero for zero */
 static struct ssa_def *lower_frexp(struct builder *b, struct ssa_def *x, bool sig)
@@ -182,8 +171,6 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu, const voi
 		return b_b2i32(b, b_ult(b, b_iadd(b, x, src(b, alu, 1)), x));
 	}
 	case OP_usub_borrow: return b_b2i32(b, b_ult(b, src(b, alu, 0), src(b, alu, 1)));
-	case OP_ldexp:
-		return alu->def.bit_size == 32 ? lower_ldexp(b, src(b, alu, 0), src(b, alu, 1)) : NULL;
 	case OP_frexp_sig: case OP_frexp_exp:
 		return alu->src[0].src.ssa->bit_size == 32 ? lower_frexp(b, src(b, alu, 0), alu->op == OP_frexp_sig)
 							   : NULL;

@@ -3,7 +3,7 @@
  * "exact" means), one per line, grouped; within an opcode, earlier rules
  * are tried first.  The notation, as NIR's nir_opt_algebraic.py:
  *
- *	a b c d		any value (a1, a16, a32, a64: of that bit size)
+ *	a b c d		any value (a1, a8 … a64: of that bit size)
  *	ka kb kc	a constant (NIR's #a)
  *	na nc		anything but a constant
  *	P(v, cond)	variable v with a condition of enum var_cond
@@ -38,6 +38,7 @@
 #define d V(3, VC_ANY, 0)
 #define a1 V(0, VC_ANY, 1)
 #define b1 V(1, VC_ANY, 1)
+#define a8 V(0, VC_ANY, 8)
 #define a16 V(0, VC_ANY, 16)
 #define a32 V(0, VC_ANY, 32)
 #define a64 V(0, VC_ANY, 64)
@@ -534,6 +535,11 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(i2i16(i2i32(a16)), a)
 	R(u2u16(i2i32(a16)), a)
 	R(i2i16(u2u32(a16)), a)
+	/* widening keeps the value: convert the narrow integer directly */
+	R(i2f32(i2i32(a8)), i2f32(a))
+	R(i2f32(i2i32(a16)), i2f32(a))
+	R(u2f32(u2u32(a8)), u2f32(a))
+	R(u2f32(u2u32(a16)), u2f32(a))
 };
 
 const unsigned num_algebraic_rules = sizeof(algebraic_rules) / sizeof(*algebraic_rules);

@@ -4,7 +4,11 @@
  * (ir3 a3xx/a4xx, etnaviv): one local per element; a dynamic read is a
  * chain of bcsel over the elements, a dynamic write writes every element
  * with a bcsel keeping the old value (nir_lower_indirect_derefs' if-ladder
- * after if-conversion).  lower_vars_to_ssa then promotes the elements.
+ * after if-conversion).  An access at a constant index names its element
+ * directly (nir_lower_indirect_derefs leaves direct derefs alone): a table
+ * of N constants written element by element and read at a dynamic index
+ * costs N stores and N selects per read, not N² selects.
+ * lower_vars_to_ssa then promotes the elements.
  *
  *	%v = @load_local %i local=A        %v = bcsel(%i == 1, A1, A0) …
  */
@@ -20,8 +24,21 @@ static void to_selects(struct shader *s, struct builder *b, struct intrinsic_ins
 	unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
 	const struct local_decl *d = s->locals[l];
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
-	struct ssa_def *idx = b_iadd(b, local_access_offset(intr)->ssa, b_imm_int(b, base));
 	struct ssa_def *zero = b_imm_int(b, 0);
+	struct load_const_instr *lc = ssa_def_as_const(local_access_offset(intr)->ssa);
+	if (lc) {
+		/* what the chain would do: a load past the end reads element 0,
+		 * a store past the end writes nothing */
+		uint32_t e = base + (uint32_t)lc->value[0];
+		if (intr->op == INTR_load_local) {
+			unsigned el = first[l] + (e < d->num_elements ? e : 0);
+			ssa_def_rewrite_uses(&intr->def, b_load_local(b, el, 0, zero));
+		} else if (e < d->num_elements)
+			b_store_local(b, intr->src[0].ssa, first[l] + e, 0,
+				      (unsigned)intrinsic_get(intr, INTR_IDX_write_mask), zero);
+		return;
+	}
+	struct ssa_def *idx = b_iadd(b, local_access_offset(intr)->ssa, b_imm_int(b, base));
 	if (intr->op == INTR_load_local) {
 		struct ssa_def *v = b_load_local(b, first[l], 0, zero);
 		for (unsigned e = 1; e < d->num_elements; e++)

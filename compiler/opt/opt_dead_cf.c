@@ -14,9 +14,10 @@
  *  - A loop that never loops — its body ends in its only break and has no
  *    continue — becomes its body:
  *	loop { A; break }	=>	A
- *  - A dead loop is removed: one that is sure to end (the loop analysis
- *    knows a trip count), has no side effect and no return, and whose
- *    values nothing after it reads.
+ *  - A dead loop is removed: one that has no side effect and no return,
+ *    and whose values nothing after it reads — whether or not it is sure
+ *    to end, as Mesa's node_is_dead (a loop that could only spin forever
+ *    doing nothing is taken to end).
  *
  * Each change restarts the walk (changes are rare, the walk is cheap) and
  * is followed by cf_fixup_phis(), which drops phi sources from edges that
@@ -160,8 +161,7 @@ static void check_dead_list(struct dead_loop_ctx *c, struct list *list)
 static bool dead_loop(struct cf_loop *loop)
 {
 	struct block *next = block_after(&loop->cf);
-	metadata_require(next->fn, META_LOOP_ANALYSIS);
-	if (loop->info->trip_count < 0 || block_has_phis(next))
+	if (block_has_phis(next))
 		return false;
 	struct dead_loop_ctx c = { loop, true };
 	check_dead_list(&c, &loop->body);

@@ -2,9 +2,11 @@
  * opt_undef: what an undefined value lets go (Mesa's nir_opt_undef, which
  * the GL state tracker's optimisation loop runs): a select with an
  * undefined operand takes the other one, a vecN all of whose components
- * are undefined is undefined.
+ * are undefined is undefined, a store of an undefined value is no store
+ * (opt_undef_store: outputs, locals, buffers, shared and scratch memory).
  *
  *	%r = bcsel %c, %x, %u (undef)   →   %r = %x
+ *	@store_ssbo %u, …               →   (nothing)
  */
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
@@ -43,12 +45,32 @@ static bool opt_alu(struct shader *s, struct alu_instr *alu)
 	return true;
 }
 
+/* A store whose value (source 0) is undefined. */
+static bool opt_store(struct intrinsic_instr *intr)
+{
+	switch (intr->op) {
+	case INTR_store_output: case INTR_store_per_vertex_output: case INTR_store_local:
+	case INTR_store_ssbo: case INTR_store_shared: case INTR_store_global:
+	case INTR_store_scratch:
+		break;
+	default:
+		return false;
+	}
+	if (!is_undef(intr->src[0].ssa))
+		return false;
+	instr_remove(&intr->instr);
+	return true;
+}
+
 bool opt_undef(struct shader *s)
 {
 	bool progress = false;
 	foreach_block(blk, s->fn)
-		foreach_instr_safe(in, blk)
+		foreach_instr_safe(in, blk) {
 			if (in->type == INSTR_alu)
 				progress |= opt_alu(s, instr_as_alu(in));
+			else if (in->type == INSTR_intrinsic)
+				progress |= opt_store(instr_as_intrinsic(in));
+		}
 	return shader_progress(s, progress, META_CONTROL_FLOW);
 }

@@ -2,9 +2,10 @@
  * The ir3 arithmetic lowerings against the opcode table's folder, as
  * opt_lower.c does for the generic ones: a shader computes one opcode on
  * stage inputs (four components); before and after lower_ir3_int64 (every
- * 64-bit integer opcode it splits into halves) or lower_ir3_alu (the 32-bit
- * opcodes ir3 has no instruction for: mul_high, ldexp, frexp, the norm
- * packings, …) it must give the same bits on random inputs with the edge
+ * 64-bit integer opcode it splits into halves), lower_ir3_alu (the 32-bit
+ * opcodes ir3 has no instruction for: frexp, the norm packings, …) or the
+ * generic lowerings ir3 runs (lower_mul_high, lower_ldexp) it must give
+ * the same bits on random inputs with the edge
  * values mixed in.  Where the lowering is documented as not exact the
  * reason is in the table and the comparison is the looser one.
  */
@@ -29,11 +30,18 @@ struct lowering {
 	enum cmp cmp;
 };
 
-/* The generic lowering ir3 runs for its multiply-highs. */
+/* The generic lowerings ir3 runs for its multiply-highs … */
 static bool mul_high(struct shader *s, const struct ir3_lowering *t)
 {
 	(void)t;
 	return lower_mul_high(s);
+}
+
+/* … and for ldexp. */
+static bool ldexp_(struct shader *s, const struct ir3_lowering *t)
+{
+	(void)t;
+	return lower_ldexp(s);
 }
 
 /* FLUSH: ldexp and frexp as GLSL defines them: finite inputs, no
@@ -80,7 +88,7 @@ static const struct lowering lowerings[] = {
 	{ "lower_mul_high", mul_high, OP_imul_high, 32, EXACT },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_uadd_carry, 32, EXACT },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_usub_borrow, 32, EXACT },
-	{ "lower_ir3_alu", lower_ir3_alu, OP_ldexp, 32, FLUSH },
+	{ "lower_ldexp", ldexp_, OP_ldexp, 32, FLUSH },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_frexp_sig, 32, FLUSH },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_frexp_exp, 32, FLUSH },
 	{ "lower_ir3_alu", lower_ir3_alu, OP_pack_unorm_4x8, 32, NORM },
