@@ -456,6 +456,15 @@ void isel_emit_end(struct isel *c)
 	struct ir3_iface_output owners[ISEL_MAX_OUTPUT_SLOTS];
 	unsigned n = 0;
 	struct ir3_register **vals = end_values(c);
+	/* the collects (and the movs of their immediates, the covs of their
+	 * halves) go before the jump of the end block's one predecessor, as
+	 * Mesa's, so that the schedulers can put those movs where nops would
+	 * be; `end` stays in the end block */
+	struct ir3_builder end_block = c->b;
+	if (c->num_exits == 1 && ir3_block_terminator(c->exits[0].block)) {
+		c->b = ir3_builder_at_end(c->exits[0].block);
+		c->b.before = ir3_block_terminator(c->exits[0].block);
+	}
 	for (unsigned sl = 0; sl < c->num_output_slots && n < ISEL_MAX_OUTPUT_SLOTS; sl++) {
 		struct ir3_register **v = &vals[sl * 4];
 		unsigned ncomp = 0;
@@ -473,6 +482,7 @@ void isel_emit_end(struct isel *c)
 		srcs[n] = isel_collect(c, comps, ncomp);
 		owners[n++] = slot_owners(c, sl);
 	}
+	c->b = end_block;
 	struct ir3_instruction *end = ir3_b_end(&c->b, n, srcs);
 	for (unsigned k = 0; k < n; k++)
 		end->srcs[k]->slot = owners[k].slot;
