@@ -75,6 +75,11 @@ struct pnode {
 struct algebraic_rule {
 	const struct pnode *search, *replace;
 	bool inexact;
+	bool reassoc;			/* regroups a chain of two operations: an
+					 * inexact rule whose error is bounded by
+					 * the operands' magnitudes (cancellation,
+					 * an intermediate's underflow), not the
+					 * result's */
 	bool bitops;			/* makes bit ops of arithmetic: only when
 					 * s->info.algebraic_bitops (NIR's
 					 * '!options->lower_bitops') */

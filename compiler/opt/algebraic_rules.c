@@ -10,7 +10,7 @@
  *	F(x) I(x)	literal float and integer constants; T, FALSE: 1-bit
  *	fadd(x, y)	an opcode; once(fadd, x, y) when its value must have a
  *			single use
- *	R(search, replace, flags…)	INEXACT, BITS(mask), COND(rule_cond),
+ *	R(search, replace, flags…)	INEXACT, REASSOC, BITS(mask), COND(rule_cond),
  *					BITOPS (bit ops made of arithmetic: only
  *					for a backend with them, algebraic.h)
  *
@@ -46,10 +46,12 @@
 #define kb V(1, VC_CONST, 0)
 #define kc V(2, VC_CONST, 0)
 #define na V(0, VC_NOT_CONST, 0)
+#define nb V(1, VC_NOT_CONST, 0)
 #define nc V(2, VC_NOT_CONST, 0)
 
 #define R(search, replace, ...) { search, replace, .line = __LINE__, __VA_ARGS__ },
 #define INEXACT .inexact = true
+#define REASSOC .reassoc = true
 #define BITOPS .bitops = true
 #define BITS(m) .bits = (m)
 #define COND(x) .cond = RC_##x
@@ -183,6 +185,15 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(ffma(fneg(a), fneg(b), c), ffma(a, b, c))
 	R(flrp(a, b, F(0.0)), a, INEXACT)			/* a*1 + b*0 */
 	R(flrp(a, b, F(1.0)), b, INEXACT)
+
+	/* ---- constants up multiplication and addition chains, where they
+	 * fold together, and a product of uniforms by a constant leaves for
+	 * the preamble (nir_opt_algebraic: "Propagate constants up
+	 * multiplication chains", "Reassociate constants in add/mul chains") */
+	R(once(fmul, once(fmul, na, nb), kc), fmul(fmul(a, c), b), INEXACT, REASSOC)
+	R(once(fadd, once(fadd, na, nb), kc), fadd(fadd(a, c), b), INEXACT, REASSOC)
+	R(fmul(ka, fmul(nb, kc)), fmul(fmul(a, c), b), INEXACT, REASSOC)
+	R(fadd(ka, fadd(nb, kc)), fadd(fadd(a, c), b), INEXACT, REASSOC)
 
 	/* ---- float negation and absolute value ---- */
 	R(fneg(fneg(a)), a)

@@ -250,6 +250,8 @@ static bool match_rule(struct match *m, struct alu_instr *alu, const struct alge
 		return false;
 	if (r->bitops && !alu->instr.shader->info.algebraic_bitops)
 		return false;
+	if (r->search->once && ssa_def_num_uses(&alu->def) != 1)
+		return false;
 	m->rule = r;
 	m->root = alu;
 	m->nc = alu->def.num_components;

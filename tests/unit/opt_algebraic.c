@@ -54,6 +54,13 @@ static uint64_t const_value(const struct algebraic_rule *r, enum var_cond cond, 
 {
 	if (r->cond == RC_SHIFTS_FIT)
 		return rnd_below(8);
+	/* a regrouping's constants of a moderate magnitude, as its inputs
+	 * (inputs_moderate()): ka * kc overflowing where kc * b did not is
+	 * what `reassoc` allows */
+	if (r->reassoc && is_float && bits >= 16) {
+		double v = (double)(16 + rnd_below(4096)) / 256.0;
+		return ir_float_to_bits(rnd_below(2) ? -v : v, bits);
+	}
 	switch (cond) {
 	case VC_POW2:
 		return (uint64_t)1 << rnd_below(bits);
@@ -224,6 +231,28 @@ static bool inputs_moderate(struct gen *g, const struct eval_io *in)
 	return true;
 }
 
+/* A regrouped chain (a rule marked reassoc) is held to the operands'
+ * scale: (a + b) + c and (a + c) + b may differ by a rounding of the
+ * largest operand when a and b cancel, and a product of three small
+ * halves may underflow in one grouping only. */
+static bool close_regrouped(struct gen *g, const struct eval_io *in, uint64_t x, uint64_t y,
+			    unsigned bits)
+{
+	double scale = 0;
+	for (unsigned v = 0; v < ALGEBRAIC_MAX_VARS; v++) {
+		if (!g->vars[v] || !g->var_float[v] || g->var_input[v] < 0)
+			continue;
+		for (unsigned c = 0; c < 4; c++)
+			scale = fmax(scale, fabs(ir_float_from_bits(in->v[g->var_input[v]][c],
+								     g->var_bits[v])));
+	}
+	double a = ir_float_from_bits(x, bits), b = ir_float_from_bits(y, bits);
+	if (close_value(x, y, bits))
+		return true;
+	return isfinite(a) && isfinite(b) &&
+	       fabs(a - b) <= (bits == 16 ? 2e-2 : 1e-3) * fmax(scale, fmax(fabs(a), fabs(b)));
+}
+
 /* The instruction of a clone defining value `index` (the root's). */
 static struct alu_instr *find_root(struct shader *s, unsigned index)
 {
@@ -275,7 +304,9 @@ static void check_values(struct gen *g, struct shader *before, struct shader *af
 			bool good = same_value(p, q, bits < 16 ? 32 : bits, is_float);
 			if (!good && g->rule->inexact && is_float) {
 				double o = ir_float_from_bits(p, bits);
-				good = !isfinite(o) || !inputs_moderate(g, &in) || close_value(p, q, bits);
+				good = !isfinite(o) || !inputs_moderate(g, &in) ||
+				       (g->rule->reassoc ? close_regrouped(g, &in, p, q, bits)
+							 : close_value(p, q, bits));
 			}
 			if (!good && !st->wrong++)
 				snprintf(st->msg, sizeof(st->msg),
