@@ -284,6 +284,33 @@ static bool is_64(struct alu_instr *alu)
 	return false;
 }
 
+/* iadd(imul24(a, b), c) is mad.s24(a, b, c) (Mesa's ir3_nir_lower_imul,
+ * run late: the imul24 stays for its other uses, dead otherwise): source
+ * n of `alu`, component k, when it is an imul24's.  NULL otherwise. */
+static struct alu_instr *imul24_src(struct alu_instr *alu, unsigned n)
+{
+	struct ssa_def *v = alu->src[n].src.ssa;
+	if (v->parent->type != INSTR_alu)
+		return NULL;
+	struct alu_instr *mul = instr_as_alu(v->parent);
+	return mul->op == OP_imul24 && mul->def.bit_size == 32 ? mul : NULL;
+}
+
+static struct ir3_register *emit_imad24(struct isel *c, struct alu_instr *alu, unsigned k)
+{
+	for (unsigned n = 0; n < 2; n++) {
+		struct alu_instr *mul = imul24_src(alu, n);
+		if (!mul)
+			continue;
+		unsigned mk = alu->src[n].swizzle[k];
+		struct ir3_register *a = isel_get(c, mul->src[0].src.ssa)[mul->src[0].swizzle[mk]];
+		struct ir3_register *b = isel_get(c, mul->src[1].src.ssa)[mul->src[1].swizzle[mk]];
+		struct ir3_register *add = isel_get(c, alu->src[1 - n].src.ssa)[alu->src[1 - n].swizzle[k]];
+		return alu3(c, OPC_MAD_S24, a, b, add);
+	}
+	return NULL;
+}
+
 void isel_alu(struct isel *c, struct alu_instr *alu)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
@@ -310,6 +337,9 @@ void isel_alu(struct isel *c, struct alu_instr *alu)
 			d[k] = isel_get(c, alu->src[k].src.ssa)[alu->src[k].swizzle[0]];
 			continue;
 		}
+		if (alu->op == OP_iadd && alu->def.bit_size == 32 &&
+		    (d[k] = emit_imad24(c, alu, k)))
+			continue;
 		struct ir3_register *s[4];
 		for (unsigned n = 0; n < info->num_inputs; n++)
 			s[n] = isel_get(c, alu->src[n].src.ssa)[alu->src[n].swizzle[k]];
