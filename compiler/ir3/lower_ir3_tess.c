@@ -142,14 +142,26 @@ static struct ssa_def *local_offset(struct tess *st, struct ssa_def *vertex,
 	return b_iadd(b, b_iadd(b, prim_off, vtx_off), attr);
 }
 
+/* The TCS's inputs and outputs are scalar, one access a component, as
+ * Mesa's (ir3_nir_lower_variant runs nir_lower_io_to_scalar on the TCS's
+ * in and out before ir3_nir_lower_tess_ctrl); the other stages' are
+ * vectors. */
+static unsigned io_width(const struct tess *st, unsigned n)
+{
+	return st->s->stage == STAGE_TESS_CTRL ? 1 : n;
+}
+
 static void lower_per_vertex_input(struct tess *st, struct intrinsic_instr *intr)
 {
 	const struct io_decl *d = st->s->inputs[intrinsic_get(intr, INTR_IDX_base)];
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
-	struct ssa_def *off = local_offset(st, intr->src[0].ssa, d, comp, &intr->src[1]);
-	struct ssa_def *v = b_intr(&st->b, load_shared_ir3, intr->def.num_components,
-				   intr->def.bit_size, (off), .base = 0);
-	ssa_def_rewrite_uses(&intr->def, v);
+	unsigned n = intr->def.num_components, w = io_width(st, n);
+	struct ssa_def *c[16];
+	for (unsigned k = 0; k < n; k += w) {
+		struct ssa_def *off = local_offset(st, intr->src[0].ssa, d, comp + k, &intr->src[1]);
+		c[k] = b_intr(&st->b, load_shared_ir3, w, intr->def.bit_size, (off), .base = 0);
+	}
+	ssa_def_rewrite_uses(&intr->def, w == n ? c[0] : b_vec(&st->b, c, n));
 	instr_remove(&intr->instr);
 }
 
@@ -227,14 +239,27 @@ static struct ssa_def *load_buffer(struct tess *st, struct intrinsic_instr *intr
 		      (buffer_base(&st->b, factors), off));
 }
 
+/* A load from the tess param buffer of `vertex`'s (NULL: the patch's)
+ * slot, whole or a component at a time (io_width()). */
+static void lower_buffer_load(struct tess *st, struct intrinsic_instr *intr,
+			      const struct io_decl *d, struct ssa_def *vertex, struct src *off)
+{
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	unsigned n = intr->def.num_components, w = io_width(st, n);
+	struct ssa_def *c[16];
+	for (unsigned k = 0; k < n; k += w)
+		c[k] = b_intr(&st->b, load_global_ir3, w, intr->def.bit_size,
+			      (buffer_base(&st->b, false), buffer_offset(st, vertex, d, comp + k, off)));
+	replace_load(intr, w == n ? c[0] : b_vec(&st->b, c, n));
+}
+
 /* load_input/load_output of a patch slot or a tess level (TES, TCS). */
 static void lower_patch_load(struct tess *st, struct intrinsic_instr *intr,
 			     const struct io_decl *d)
 {
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
 	if (!is_tess_level(d)) {
-		replace_load(intr, load_buffer(st, intr, false,
-					       buffer_offset(st, NULL, d, comp, &intr->src[0])));
+		lower_buffer_load(st, intr, d, NULL, &intr->src[0]);
 		return;
 	}
 	/* one ldg per level, as Mesa's scalar tess level loads */
@@ -285,9 +310,12 @@ static void lower_tcs_store(struct tess *st, struct intrinsic_instr *intr, bool 
 	unsigned len;
 	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
 		if (per_vertex || !is_tess_level(d)) {
-			struct ssa_def *o = buffer_offset(st, per_vertex ? intr->src[1].ssa : NULL, d,
-							  comp + k, off);
-			store_buffer(st, value_part(b, v, k, len), false, o);
+			unsigned w = io_width(st, len);
+			for (unsigned e = k; e < k + len; e += w) {
+				struct ssa_def *o = buffer_offset(
+					st, per_vertex ? intr->src[1].ssa : NULL, d, comp + e, off);
+				store_buffer(st, value_part(b, v, e, w), false, o);
+			}
 			continue;
 		}
 		/* levels beyond the primitive's count are dropped (Mesa's guard) */
@@ -430,14 +458,10 @@ static bool lower_instr(struct tess *st, struct intrinsic_instr *intr)
 			return false;
 		lower_patch_load(st, intr, s->outputs[intrinsic_get(intr, INTR_IDX_base)]);
 		return true;
-	case INTR_load_per_vertex_output: {
-		const struct io_decl *d = s->outputs[intrinsic_get(intr, INTR_IDX_base)];
-		unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
-		replace_load(intr, load_buffer(st, intr, false,
-					       buffer_offset(st, intr->src[0].ssa, d, comp,
-							     &intr->src[1])));
+	case INTR_load_per_vertex_output:
+		lower_buffer_load(st, intr, s->outputs[intrinsic_get(intr, INTR_IDX_base)],
+				  intr->src[0].ssa, &intr->src[1]);
 		return true;
-	}
 	case INTR_store_output:
 		if (stage != STAGE_TESS_CTRL)
 			return false;
