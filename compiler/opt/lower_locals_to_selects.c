@@ -1,10 +1,10 @@
 /*
  * lower_locals_to_selects: the local arrays left after lower_vars_to_ssa —
  * read or written at a dynamic index — for targets without private memory
- * (ir3 a3xx/a4xx, etnaviv): one local per element; a dynamic read is a
- * chain of bcsel over the elements, a dynamic write writes every element
- * with a bcsel keeping the old value (nir_lower_indirect_derefs' if-ladder
- * after if-conversion).  An access at a constant index names its element
+ * or register arrays (etnaviv; ir3 keeps them in register arrays): one
+ * local per element; a dynamic read is a chain of bcsel over the elements,
+ * a dynamic write writes every element with a bcsel keeping the old value
+ * (nir_lower_indirect_derefs' if-ladder after if-conversion).  An access at a constant index names its element
  * directly (nir_lower_indirect_derefs leaves direct derefs alone): a table
  * of N constants written element by element and read at a dynamic index
  * costs N stores and N selects per read, not N² selects.
