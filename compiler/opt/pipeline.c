@@ -125,6 +125,7 @@ void opt_loop(struct pipeline *pl)
 		PASS(progress, pl, opt_dead_cf);
 		PASS(progress, pl, opt_loop_unroll);
 		PASS(progress, pl, opt_remove_phis);
+		PASS(progress, pl, opt_undef);
 	} while (progress && !pl->failed && ++round < OPT_LOOP_MAX_ITERATIONS);
 }
 
