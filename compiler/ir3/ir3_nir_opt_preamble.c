@@ -62,6 +62,7 @@ struct preamble {
 	unsigned num_rebuilt, cap_rebuilt;
 	struct ssa_def **remap;		/* by SSA index: the preamble's copy */
 	struct cf_node *skip;		/* the preamble's own if */
+	unsigned cf_depth;		/* ifs and loops around what can_move_list sees */
 };
 
 static struct def_state *state(struct preamble *p, struct ssa_def *d)
@@ -96,6 +97,14 @@ static bool intrinsic_movable(struct preamble *p, struct intrinsic_instr *intr)
 	case INTR_ballot_bitfield_extract: case INTR_ballot_find_lsb: case INTR_ballot_find_msb:
 	case INTR_ballot_bit_count_reduce: case INTR_load_sample_pos_from_id:
 		return srcs_movable(p, &intr->instr);
+	case INTR_load_ssbo: case INTR_image_load:
+		/* CAN_REORDER (nothing in the shader writes them: opt_access), and
+		 * outside any if or loop: they cannot be speculated, and the
+		 * preamble rebuilds an if only for a phi (Mesa's nir_opt_preamble
+		 * also takes those of uniform ifs, rebuilding the if) */
+		return p->cf_depth == 0 &&
+		       ((unsigned)intrinsic_get(intr, INTR_IDX_access) & ACCESS_CAN_REORDER) &&
+		       srcs_movable(p, &intr->instr);
 	default:
 		return false;
 	}
@@ -147,11 +156,15 @@ static void can_move_list(struct preamble *p, struct list *list)
 			}
 			break;
 		case CF_IF:
+			p->cf_depth++;
 			can_move_list(p, &cf_as_if(node)->then_list);
 			can_move_list(p, &cf_as_if(node)->else_list);
+			p->cf_depth--;
 			break;
 		case CF_LOOP:
+			p->cf_depth++;
 			can_move_list(p, &cf_as_loop(node)->body);
+			p->cf_depth--;
 			break;
 		case CF_FUNCTION: BUG("a function inside a function");
 		}
