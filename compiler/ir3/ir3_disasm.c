@@ -326,8 +326,10 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		return;
 	default:
 		strbuf_addf(sb, "%s.%s", name, type);
+		/* the components loaded, or stored (the value, the last source) */
 		if (ir3_has_flag(i, IR3_OP_LOAD) || ir3_has_flag(i, IR3_OP_STORE))
-			strbuf_addf(sb, ".%u", i->ndst ? ir3_reg_elems(i->dsts[0]) : 1);
+			strbuf_addf(sb, ".%u", i->ndst ? ir3_reg_elems(i->dsts[0])
+					      : i->nsrc ? ir3_reg_elems(i->srcs[i->nsrc - 1]) : 1);
 		operands(sb, i, 0);
 		return;
 	}

@@ -69,6 +69,9 @@ struct ir3_info {
 	bool has_rpt_bary_f;
 	bool has_preamble;
 	bool has_fs_tex_prefetch;
+	bool has_isam_ssbo;		/* a6xx+: SSBO loads nothing writes may read through
+					   the texture cache (isam): Mesa keeps them scalar
+					   (no isam.v in the targets modelled) */
 	bool has_alias_tex;		/* a7xx */
 	bool has_alias_rt;		/* a750 */
 	bool tess_use_shared;		/* a650+: VS→TCS through ldl/stl, the TCS's local

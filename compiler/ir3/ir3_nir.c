@@ -32,6 +32,8 @@
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
  *	opt_fuse_ffma                (nir_opt_algebraic's fuse_ffma rules)
+ *	ir3_nir_load_store_vectorize (the loop's nir_opt_load_store_vectorize,
+ *	                              once, before it)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
  *	ir3_nir_opt_preamble         (a6xx+: uniform work to the preamble;
@@ -75,6 +77,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_ldexp);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, opt_fuse_ffma);
+	PASS(progress, pl, ir3_nir_load_store_vectorize, t);
 	opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_opt_preamble, t);
@@ -82,4 +85,33 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);
 	PASS(progress, pl, lower_ir3_ubo_vec4, t);
 	(void)progress;
+}
+
+/* Mesa's ir3_nir_should_vectorize_mem: a UBO access of dwords within one
+ * vec4 (its worst placement given the alignment), anything else of at most
+ * 4 components of at most 32 bits, aligned to a component; not an SSBO load
+ * isam can take (nothing writes it), which stays scalar for the texture
+ * cache. */
+static bool vectorize_ok(const struct intrinsic_instr *low, unsigned bits, unsigned n,
+			 unsigned align_mul, unsigned align_offset, const void *data)
+{
+	const struct ir3_lowering *t = data;
+	unsigned bytes = bits / 8;
+	if (low->op == INTR_load_ubo) {
+		if (bits != 32)
+			return false;
+		align_mul = align_mul < 16 ? align_mul : 16;
+		align_offset &= 15;
+		return align_mul >= 4 && 16 - align_mul + align_offset + n * bytes <= 16;
+	}
+	if (low->op == INTR_load_ssbo && t->has_isam_ssbo &&
+	    ((unsigned)intrinsic_get(low, INTR_IDX_access) & ACCESS_CAN_REORDER))
+		return false;
+	return bits <= 32 && bytes && align_mul >= bytes && align_offset % bytes == 0 && n <= 4;
+}
+
+bool ir3_nir_load_store_vectorize(struct shader *s, const struct ir3_lowering *t)
+{
+	const struct vectorize_mem_options o = { vectorize_ok, t };
+	return opt_load_store_vectorize(s, &o);
 }

@@ -124,7 +124,8 @@ enum {
 	X(bool, has_pvtmem)		/* large locals to scratch (lower_ir3_locals) … */ \
 	X(unsigned, pvtmem_array_min)	/* … above this many bytes */ \
 	X(bool, tess_use_shared)	/* VS → TCS through local memory */ \
-	X(bool, has_preamble)		/* ir3_nir_opt_preamble */
+	X(bool, has_preamble)		/* ir3_nir_opt_preamble */ \
+	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize */
 
 struct ir3_lowering {
 #define IR3_LOWERING_FIELD(type, name) type name;
@@ -168,6 +169,9 @@ bool lower_ir3_large_constants(struct shader *s, const struct ir3_lowering *t,
  * scratch on a5xx+; the others stay for selection's ir3 arrays
  * (lower_ir3_locals.c). */
 bool lower_ir3_locals(struct shader *s, const struct ir3_lowering *t);
+/* Adjacent UBO and SSBO accesses as one (opt_load_store_vectorize with
+ * Mesa's ir3_nir_should_vectorize_mem; ir3_nir.c). */
+bool ir3_nir_load_store_vectorize(struct shader *s, const struct ir3_lowering *t);
 /* 64-bit integers and memory accesses as 32-bit halves (lower_ir3_int64.c). */
 bool lower_ir3_int64(struct shader *s, const struct ir3_lowering *t);
 /* Interpolation at an offset or a sample as arithmetic on the barycentrics

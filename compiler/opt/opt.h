@@ -71,6 +71,17 @@ bool opt_peephole_select_limit(struct shader *s, unsigned limit);
 /* Which ALU instructions lower_alu_to_scalar_filter() splits (true: split). */
 typedef bool (*alu_scalar_filter_fn)(const struct alu_instr *alu, const void *data);
 bool lower_alu_to_scalar_filter(struct shader *s, alu_scalar_filter_fn fn, const void *data);
+/* opt_load_store_vectorize (Mesa's nir_opt_load_store_vectorize): the
+ * backend says whether `num_components` of `bit_size` from the access `low`
+ * (the one at the lower offset), aligned as (align_mul, align_offset), are
+ * one access it can execute. */
+struct vectorize_mem_options {
+	bool (*allowed)(const struct intrinsic_instr *low, unsigned bit_size,
+			unsigned num_components, unsigned align_mul, unsigned align_offset,
+			const void *data);
+	const void *data;
+};
+bool opt_load_store_vectorize(struct shader *s, const struct vectorize_mem_options *o);
 /* opt_algebraic without the inexact rules (algebraic.h): results stay
  * IEEE even where the shader does not ask for it. */
 bool opt_algebraic_exact(struct shader *s);
