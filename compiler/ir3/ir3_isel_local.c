@@ -130,8 +130,10 @@ static bool array_touched(const struct ir3_instruction *from, const struct ir3_i
  * (Mesa's ir3_create_array_store: "don't create an extra mov"). */
 static bool fold_store(struct ir3_instruction *w, const unsigned *uses)
 {
+	if (w->opc != OPC_MOV || !w->ndst || !w->nsrc)
+		return false;
 	struct ir3_register *d = w->dsts[0], *v = w->srcs[0];
-	if (w->opc != OPC_MOV || !ir3_tied_src(w) || (d->flags & IR3_REG_RELATIV) || !v->def ||
+	if (!ir3_tied_src(w) || (d->flags & IR3_REG_RELATIV) || !v->def ||
 	    (v->flags & IR3_REG_MODS) || w->type != w->dst_type)
 		return false;
 	struct ir3_instruction *p = v->def->instr;
