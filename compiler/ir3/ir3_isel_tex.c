@@ -138,9 +138,15 @@ static struct ir3_register *slot_index(struct isel *c, struct ir3_register **off
 	return ir3_b_alu2(&c->b, OPC_ADD_U, off[0], isel_imm(c, slot, false));
 }
 
-/* The load_input and first component the coordinates are, when they are
- * two consecutive components of one varying (directly, or gathered by a
- * mov or vec2 as varying packing leaves them); else NULL. */
+static bool is_varying(const struct intrinsic_instr *in)
+{
+	return in->op == INTR_load_input || in->op == INTR_load_point_coord;
+}
+
+/* The load_input (or gl_PointCoord, a varying of its own: Mesa's
+ * VARYING_SLOT_PNTC) and first component the coordinates are, when they
+ * are two consecutive components of one varying (directly, or gathered by
+ * a mov or vec2 as varying packing leaves them); else NULL. */
 static struct intrinsic_instr *coord_input(struct ssa_def *coord, unsigned *comp)
 {
 	if (coord->num_components != 2)
@@ -149,7 +155,7 @@ static struct intrinsic_instr *coord_input(struct ssa_def *coord, unsigned *comp
 	if (p->type == INSTR_intrinsic) {
 		struct intrinsic_instr *in = instr_as_intrinsic(p);
 		*comp = 0;
-		return in->op == INTR_load_input ? in : NULL;
+		return is_varying(in) ? in : NULL;
 	}
 	if (p->type != INSTR_alu)
 		return NULL;
@@ -161,7 +167,7 @@ static struct intrinsic_instr *coord_input(struct ssa_def *coord, unsigned *comp
 			return NULL;
 		struct intrinsic_instr *src = instr_as_intrinsic(alu->src[s].src.ssa->parent);
 		unsigned sw = alu->src[s].swizzle[alu->op == OP_mov ? k : 0];
-		if (src->op != INTR_load_input || (in && src != in) || (k && sw != *comp + 1))
+		if (!is_varying(src) || (in && src != in) || (k && sw != *comp + 1))
 			return NULL;
 		if (!k)
 			*comp = sw;
@@ -188,6 +194,10 @@ static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
 	struct intrinsic_instr *in = coord < 0 ? NULL : coord_input(tex->src[coord].src.ssa, &comp);
 	if (!in)
 		return false;
+	if (in->op == INTR_load_point_coord) {
+		*inloc = c->point_coord_inloc + comp;
+		return true;
+	}
 	uint32_t off;
 	unsigned base = (unsigned)intrinsic_get(in, INTR_IDX_base);
 	if (!isel_src_const(&in->src[0], 0, &off) || off || base >= c->s->num_inputs)
