@@ -136,6 +136,14 @@ static bool instr_movable(struct preamble *p, struct instr *in)
 	case INSTR_alu: return srcs_movable(p, in);
 	case INSTR_load_const: case INSTR_undef: return true;
 	case INSTR_intrinsic: return intrinsic_movable(p, instr_as_intrinsic(in));
+	case INSTR_tex: {
+		/* a fetch that takes no derivatives (the preamble runs one
+		 * fibre): sizes, levels, explicit lods, texel fetches, gathers;
+		 * Mesa also moves a plain tex, made a txd of zero gradients */
+		enum tex_op op = instr_as_tex(in)->op;
+		return op != TEX_OP_tex && op != TEX_OP_txb && op != TEX_OP_lod &&
+		       srcs_movable(p, in);
+	}
 	case INSTR_phi: {
 		struct cf_if *nif = phi_if(in);
 		return nif && src_movable(&nif->condition, p) && srcs_movable(p, in);
