@@ -32,8 +32,9 @@
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
  *	opt_fuse_ffma                (nir_opt_algebraic's fuse_ffma rules)
- *	ir3_nir_load_store_vectorize (the loop's nir_opt_load_store_vectorize,
- *	                              once, before it)
+ *	ir3_nir_load_store_vectorize (the loop's nir_opt_load_store_vectorize:
+ *	                              before it, and after it again with the
+ *	                              loop once more if that combined any)
  *	opt_loop                     (ir3_optimize_loop again)
  *	lower_ir3_alu                (what the loop's algebra re-forms: fltu …)
  *	ir3_nir_opt_preamble         (a6xx+: uniform work to the preamble;
@@ -79,6 +80,12 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, opt_fuse_ffma);
 	PASS(progress, pl, ir3_nir_load_store_vectorize, t);
 	opt_loop(pl);
+	/* what the loop folded (offsets of lowered system values) may make
+	 * more accesses adjacent: Mesa's vectorizer runs in each round */
+	bool more = false;
+	PASS(more, pl, ir3_nir_load_store_vectorize, t);
+	if (more)
+		opt_loop(pl);
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_opt_preamble, t);
 	PASS(progress, pl, opt_dce);
