@@ -15,7 +15,7 @@
  * constants, undefs, and reorderable intrinsics with constant sources — no
  * memory access that could fault, no implicit derivative) and, unless the
  * if is marked `flatten`, the branches hold at most `limit` instructions
- * together (constants and undefs are free).  An if marked `dont_flatten`
+ * together (constants, undefs and move-like ALU ops are free).  An if marked `dont_flatten`
  * never does.  Both branches move before the if, each phi after it
  * becomes a bcsel on the condition, and the if goes.
  */
@@ -23,6 +23,21 @@
 #include "compiler/opt/opt_util.h"
 
 #define PEEPHOLE_SELECT_LIMIT 16
+
+/* Moves and their like are free (NIR's block_check_for_allowed_instrs:
+ * "movelike" mov, fneg, ineg, fabs, iabs and vecN do not count). */
+static bool movelike(const struct instr *i)
+{
+	if (i->type != INSTR_alu)
+		return false;
+	switch (instr_as_alu((struct instr *)i)->op) {
+	case OP_mov: case OP_fneg: case OP_ineg: case OP_fabs: case OP_iabs:
+	case OP_vec2: case OP_vec3: case OP_vec4: case OP_vec8: case OP_vec16:
+		return true;
+	default:
+		return false;
+	}
+}
 
 /* Instructions that count against the limit in a branch, or -1 if it
  * cannot be flattened. */
@@ -35,7 +50,7 @@ static int branch_cost(struct list *list)
 	foreach_instr(i, b) {
 		if (i->type == INSTR_phi || i->type == INSTR_jump || !instr_is_speculatable(i))
 			return -1;
-		cost += i->type != INSTR_load_const && i->type != INSTR_undef;
+		cost += i->type != INSTR_load_const && i->type != INSTR_undef && !movelike(i);
 	}
 	return cost;
 }
