@@ -3,7 +3,7 @@
  * it has (Mesa: nir_lower_alu_to_scalar for the horizontal ops, and the
  * lower_* options of ir3_base_options, targets.md §2.1).
  *
- *	fdot4 a, b      →  fmul a.x, b.x; ffma a.y, b.y, t; … (fuse_ffma)
+ *	fdot4 a, b      →  fmul a.w, b.w; ffma a.z, b.z, t; … (exact: from .x)
  *	ball_fequal3    →  feq per component, iand
  *	fltu/fgeu/…     →  inot of the ordered compare
  *	uadd_carry, usub_borrow, extract_u8/i8/u16/i16 (constant byte)
@@ -37,12 +37,19 @@ static struct ssa_def *src(struct builder *b, struct alu_instr *alu, unsigned i)
 	return src_n(b, alu, i, n ? n : alu->def.num_components);
 }
 
+/* From the last component, unless the dot is exact (Mesa's lower_fdot:
+ * "Reversed order can result in lower instruction count because it creates
+ * more MAD/FMA in the case of fdot(a, vec4(b, 1.0))"). */
 static struct ssa_def *lower_dot(struct builder *b, struct alu_instr *alu, unsigned n)
 {
 	struct ssa_def *x = src_n(b, alu, 0, n), *y = src_n(b, alu, 1, n);
-	struct ssa_def *acc = b_fmul(b, b_channel(b, x, 0), b_channel(b, y, 0));
-	for (unsigned k = 1; k < n; k++)
+	bool reverse = !alu->exact;
+	unsigned first = reverse ? n - 1 : 0;
+	struct ssa_def *acc = b_fmul(b, b_channel(b, x, first), b_channel(b, y, first));
+	for (unsigned i = 1; i < n; i++) {
+		unsigned k = reverse ? n - 1 - i : i;
 		acc = b_ffma(b, b_channel(b, x, k), b_channel(b, y, k), acc);
+	}
 	return acc;
 }
 
