@@ -7,7 +7,8 @@
  * Out of bounds in a buffer, in shared, global or scratch memory: a read
  * gives 0, a write is dropped, an atomic returns 0 and changes nothing
  * (robustBufferAccess2); a UBO load past the end is poison where the
- * inputs say the machine does not check (ubo_unchecked).  A descriptor slot past the declared ones (an
+ * inputs say the machine does not check (ubo_unchecked), a push constant or
+ * uniform load past the end always (they have no robustness).  A descriptor slot past the declared ones (an
  * array indexed out of bounds) is undefined: a read poison, a write or an
  * atomic undefined behaviour.  Locals: an
  * out-of-range read is poison, an out-of-range write undefined behaviour.
@@ -318,6 +319,11 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		undef = addr_undef(c, intr, 0, l);
 		break;
 	}
+	/* push constants and uniforms have no robustness: a read past their
+	 * end is undefined (the const file holds anything there) */
+	if ((intr->op == INTR_load_push_constant || intr->op == INTR_load_uniform) && buf &&
+	    (addr > buf->size || buf->size - addr < (uint64_t)d->num_components * d->bit_size / 8))
+		undef = true;
 	if (undef)
 		iput_poison(c, d, l);
 	else if (buf)
