@@ -106,44 +106,38 @@ int ir3_driver_param(enum shader_stage stage, enum intrinsic op)
 	}
 }
 
-/* dwords: past the highest driver param read (3 more for a vector one) */
-static unsigned driver_params(struct shader *s)
+/* The highest end (in dwords) `end_of` gives over the shader's intrinsics. */
+static unsigned max_end(struct shader *s, unsigned (*end_of)(const struct shader *,
+							  const struct intrinsic_instr *))
 {
 	unsigned n = 0;
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			if (in->type != INSTR_intrinsic)
 				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			int dp = ir3_driver_param(s->stage, intr->op);
-			unsigned end = dp < 0 ? 0 : (unsigned)dp + intr->def.num_components;
+			unsigned end = end_of(s, instr_as_intrinsic(in));
 			if (end > n)
 				n = end;
 		}
 	return n;
 }
 
-/* dwords the preamble's values take (load_preamble/store_preamble bases) */
-static unsigned preamble_dwords(struct shader *s)
+/* past the driver param it reads (3 more for a vector one), or 0 */
+static unsigned driver_param_end(const struct shader *s, const struct intrinsic_instr *intr)
 {
-	unsigned n = 0;
-	foreach_block(blk, s->fn)
-		foreach_instr(in, blk) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			unsigned end;
-			if (intr->op == INTR_load_preamble)
-				end = (unsigned)intrinsic_get(intr, INTR_IDX_base) + intr->def.num_components;
-			else if (intr->op == INTR_store_preamble)
-				end = (unsigned)intrinsic_get(intr, INTR_IDX_base) +
-				      intr->src[0].ssa->num_components;
-			else
-				continue;
-			if (end > n)
-				n = end;
-		}
-	return n;
+	int dp = ir3_driver_param(s->stage, intr->op);
+	return dp < 0 ? 0 : (unsigned)dp + intr->def.num_components;
+}
+
+/* past the preamble's value it reads or writes (load/store_preamble), or 0 */
+static unsigned preamble_end(const struct shader *s, const struct intrinsic_instr *intr)
+{
+	(void)s;
+	if (intr->op == INTR_load_preamble)
+		return (unsigned)intrinsic_get(intr, INTR_IDX_base) + intr->def.num_components;
+	if (intr->op == INTR_store_preamble)
+		return (unsigned)intrinsic_get(intr, INTR_IDX_base) + intr->src[0].ssa->num_components;
+	return 0;
 }
 
 /* TCS/TES: 2 vec4 of params, GS: 1; then the primitive map, as large as
@@ -300,8 +294,8 @@ bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,
 			    load_range(l, instr_as_intrinsic(in), unit, &slot, &start, &end))
 				add_range(l, slot, start, end);
 		}
-	l->num_driver_params = driver_params(s);
-	l->preamble_size_vec4 = (preamble_dwords(s) + 3) / 4;
+	l->num_driver_params = max_end(s, driver_param_end);
+	l->preamble_size_vec4 = (max_end(s, preamble_end) + 3) / 4;
 	layout_ranges(s, t, l);
 	return shader_progress(s, rewrite(s, l, unit), META_BLOCK_INDEX | META_DOMINANCE);
 }
@@ -311,7 +305,7 @@ unsigned ir3_const_free_vec4(struct shader *s, const struct ir3_lowering *t)
 	struct ir3_const_layout l;
 	memset(&l, 0, sizeof(l));
 	l.const_data_slot = -1;
-	l.num_driver_params = driver_params(s);
+	l.num_driver_params = max_end(s, driver_param_end);
 	layout_ranges(s, t, &l);
 	unsigned max = ir3_stage_max_const(s->stage, t->max_const_geom, t->max_const_frag,
 					   t->max_const_compute);
