@@ -40,7 +40,7 @@ test_expect '--disasm opens with Mesa'\''s declarations (@in, @tex, @const) and 
 	grep -q "^@in(r0.x)	in0 (wrmask=0x3)	; ij_persp_pixel$" fs &&
 	grep -q "^@tex(r[0-9]*\.[xyzw])	src=[0-9]*, samp=[0-9]*, tex=[0-9]*, wrmask=0xf, opc=sam	; in_uv.xy$" fs &&
 	grep -q "^@const(c[0-9]*\.x)	0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}, 0x[0-9a-f]\{8\}$" fs &&
-	grep -q "^; consts: c0.x-c[0-9]*.w ubo0\[[0-9]*:[0-9]*\], c[0-9]*.x- immediates$" fs &&
+	grep -q "^; consts: c0.x-c[0-9]*.w ubo0\[[0-9]*:[0-9]*\], c[0-9]*.x-c[0-9]*.w preamble, c[0-9]*.x- immediates$" fs &&
 	tail -2 fs | head -1 | grep -q "^; fragment: outputs: r[0-9]*\.[xyzw] (rt0.x out_color)$" &&
 	tail -1 fs | grep -q "^; fragment: inputs: il 0-2 in_world_pos.xyz, il 4-6 in_normal.xyz, il 8-9 in_uv.xy$" &&
 	awk "/^@/ && body { exit 1 } !/^[@;]/ { body = 1 }" fs &&
