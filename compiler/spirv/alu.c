@@ -209,6 +209,11 @@ static struct ssa_def *bitcast(struct spv *r, struct ssa_def *x, struct spv_type
 
 static struct ssa_def *dot(struct spv *r, struct ssa_def *a, struct ssa_def *b)
 {
+	if (!a || !b)
+		spv_fail(r, "a dot product of a value the module never made");
+	if (a->num_components != b->num_components || a->bit_size != b->bit_size)
+		spv_fail(r, "a dot product of a %u-component and a %u-component vector",
+			 a->num_components, b->num_components);
 	switch (a->num_components) {
 	case 1: return b_fmul(&r->b, a, b);
 	case 2: return b_fdot2(&r->b, a, b);
@@ -228,6 +233,9 @@ struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct
 	 * with a homogeneous vec4(p, 1.0) starts from the last column itself,
 	 * each earlier one an ffma */
 	unsigned n = m->type->length;
+	for (unsigned i = 0; i < n; i++)
+		if (!m->elems[i]->def || m->elems[i]->def->num_components != m->type->elem->length)
+			spv_fail(r, "a matrix column the module never made");
 	struct ssa_def *acc = b_fmul(b, m->elems[n - 1]->def, b_channel(b, v, n - 1));
 	for (unsigned i = n - 1; i-- > 0;)
 		acc = b_ffma(b, m->elems[i]->def, b_channel(b, v, i), acc);
