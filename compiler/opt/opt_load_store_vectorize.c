@@ -144,8 +144,9 @@ static bool may_alias(const struct access *a, struct intrinsic_instr *intr)
  * does.  `from` and `to` are in the same block, `from` first. */
 static bool conflict_between(const struct access *a, struct instr *from, struct instr *to)
 {
-	bool ubo = a->intr->op == INTR_load_ubo;
-	bool reorder = !a->store && (access_of(a->intr) & ACCESS_CAN_REORDER);
+	/* nothing writes a UBO or a can_reorder buffer: a load of one moves freely */
+	if (!a->store && (a->intr->op == INTR_load_ubo || (access_of(a->intr) & ACCESS_CAN_REORDER)))
+		return false;
 	for (struct instr *i = instr_next(from); i && i != to; i = instr_next(i)) {
 		if (i->type != INSTR_intrinsic)
 			continue;
@@ -153,8 +154,6 @@ static bool conflict_between(const struct access *a, struct instr *from, struct 
 		bool ssbo_write = x->op == INTR_store_ssbo || x->op == INTR_ssbo_atomic ||
 				  x->op == INTR_ssbo_atomic_swap;
 		if (!a->store) {
-			if (ubo || reorder)
-				continue;
 			if (x->op == INTR_barrier || (ssbo_write && may_alias(a, x)))
 				return true;
 			continue;
