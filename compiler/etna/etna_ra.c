@@ -27,6 +27,7 @@
  */
 #include "compiler/etna/etna_ra.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,6 +143,16 @@ struct ra_regs *etna_ra_regs_create(const unsigned *q)
 	}
 	ra_regs_finalize(regs, q);
 	return regs;
+}
+
+/* The set every compile allocates with (Mesa's q table), built once per
+ * process as Mesa builds it once per screen; read-only once finalised. */
+static struct ra_regs *etna_regs;
+static pthread_once_t etna_regs_once = PTHREAD_ONCE_INIT;
+
+static void etna_regs_init(void)
+{
+	etna_regs = etna_ra_regs_create(&etna_q_values[0][0]);
 }
 
 /* ---- liveness (Mesa's etna_live_defs) ---- */
@@ -411,8 +422,8 @@ bool etna_ra(struct etna_shader *s, struct strbuf *err)
 	number_nodes(&l);
 	liveness(&l);
 
-	struct ra_regs *regs = etna_ra_regs_create(&etna_q_values[0][0]);
-	struct ra_graph *g = ra_graph_create(regs, l.num_nodes);
+	pthread_once(&etna_regs_once, etna_regs_init);
+	struct ra_graph *g = ra_graph_create(etna_regs, l.num_nodes);
 	precolour(&l, g);
 	interfere(&l, g);
 	bool ok = ra_allocate(g);
@@ -431,7 +442,6 @@ bool etna_ra(struct etna_shader *s, struct strbuf *err)
 			    "%u vec4 temporaries (no spilling, as Mesa)", live_max, ETNA_MAX_TEMPS);
 	}
 	ra_graph_free(g);
-	ra_regs_free(regs);
 	live_free(&l, s->num_blocks);
 	return ok;
 }

@@ -32,6 +32,7 @@
  * interpreter's equivalence test holds the pass to those rules.
  */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,22 +413,42 @@ struct instr *algebraic_apply(struct alu_instr *alu, const struct algebraic_rule
 
 /* ---- the pass ---- */
 
+/* Rules by root opcode, in table order: first[op], then next[rule]; one
+ * index with the inexact rules and one without, built once per process. */
+struct rule_index {
+	short first[OP_COUNT];
+	short *next;
+};
+
+static struct rule_index rule_index[2];	/* [inexact allowed] */
+static uint8_t *rule_num_comm;
+static pthread_once_t rule_index_once = PTHREAD_ONCE_INIT;
+
+static void build_rule_index(void)
+{
+	rule_num_comm = xmalloc(num_algebraic_rules);
+	for (unsigned r = 0; r < num_algebraic_rules; r++)
+		rule_num_comm[r] = (uint8_t)count_commutative(algebraic_rules[r].search);
+	for (unsigned inexact = 0; inexact < 2; inexact++) {
+		struct rule_index *x = &rule_index[inexact];
+		x->next = xmalloc(num_algebraic_rules * sizeof(*x->next));
+		for (unsigned op = 0; op < OP_COUNT; op++)
+			x->first[op] = -1;
+		for (unsigned r = num_algebraic_rules; r-- > 0;) {
+			if (algebraic_rules[r].inexact && !inexact)
+				continue;
+			unsigned op = algebraic_rules[r].search->op;
+			x->next[r] = x->first[op];
+			x->first[op] = (short)r;
+		}
+	}
+}
+
 static bool algebraic(struct shader *s, bool inexact)
 {
-	/* rules by root opcode, in table order: first[op], then next[rule] */
-	short first[OP_COUNT];
-	short *next = xmalloc(num_algebraic_rules * sizeof(*next));
-	uint8_t *num_comm = xmalloc(num_algebraic_rules);
-	for (unsigned op = 0; op < OP_COUNT; op++)
-		first[op] = -1;
-	for (unsigned r = num_algebraic_rules; r-- > 0;) {
-		if (algebraic_rules[r].inexact && !inexact)
-			continue;
-		unsigned op = algebraic_rules[r].search->op;
-		next[r] = first[op];
-		first[op] = (short)r;
-		num_comm[r] = (uint8_t)count_commutative(algebraic_rules[r].search);
-	}
+	pthread_once(&rule_index_once, build_rule_index);
+	const short *first = rule_index[inexact].first, *next = rule_index[inexact].next;
+	const uint8_t *num_comm = rule_num_comm;
 
 	bool progress = false;
 	unsigned budget = 64;
@@ -456,8 +477,6 @@ static bool algebraic(struct shader *s, bool inexact)
 			i = resume;
 		}
 	}
-	free(next);
-	free(num_comm);
 	return shader_progress(s, progress, META_CONTROL_FLOW);
 }
 
