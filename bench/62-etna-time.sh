@@ -3,8 +3,9 @@
 # ../shared/corpus, in process (bench/corpus_time.c), beside Mesa 24.3's
 # in-process figures for the same GPUs (mesa-etnaviv-dev.tsv: inproc_ms;
 # it has no backend column).  A developer build validates the IR after
-# every pass; Mesa's figures are a release build's: build with
-# CFLAGS='-g -DNDEBUG' to compare like with like.
+# every pass; Mesa's figures are a release build's, from SPIR-V in: build
+# with CFLAGS='-g -DNDEBUG' and read the spirv_med column (glslang's time
+# for GLSL and HLSL sources left out) to compare like with like.
 set -eu
 cd "$(dirname "$0")/.."
 SHARED=${SHDB_SHARED:-../shared}

@@ -147,7 +147,7 @@ sub compare {
 		# Mesa's in-process time starts from glslang's SPIR-V; ours from a
 		# GLSL or HLSL file includes glslang: the units read as SPIR-V
 		# compare like with like
-		for my $set (['every unit', \@both], ['SPIR-V files', [grep { /\.spv\t/ } @both]]) {
+		for my $set (['every unit, ours from source: glslang included', \@both], ['SPIR-V files', [grep { /\.spv\t/ } @both]]) {
 			my @units = grep { defined $ours{$_}{us} && ($mesa{$_}{ms} // '') ne '' }
 				@{ $set->[1] };
 			next unless @units;

@@ -220,6 +220,7 @@ struct unit_state {
 	char *spirv;			/* its disassembly, when asked */
 	struct shader *s;		/* its IR, once translated */
 	bool failed;
+	uint64_t translate_us;		/* unit_translate()'s time */
 };
 
 /* The unit's SPIR-V (disassembled when asked), then — when targets or IR
@@ -228,6 +229,7 @@ static void unit_translate(const struct spirv_unit *u, const char *name,
 			  const struct compile_options *o, size_t num_targets,
 			  struct unit_state *us)
 {
+	uint64_t t0 = now_us();
 	diag_init(&us->d);
 	diag_append(&us->d, &u->diag);
 	us->failed = u->status != RESULT_OK;
@@ -242,6 +244,7 @@ static void unit_translate(const struct spirv_unit *u, const char *name,
 		us->s = translate_unit(u, o, name, &us->d);
 		us->failed = !us->s;
 	}
+	us->translate_us = now_us() - t0;
 }
 
 /*
@@ -261,6 +264,8 @@ static int unit_results(const struct spirv_unit *u, const char *name,
 		size_t from = out->results.len;
 		diag_append(&out->diag, &us->d);
 		ret = finish_shader(name, us->s, true, o, targets, num_targets, out, start);
+		for (size_t k = from; k < out->results.len; k++)
+			out->results.data[k].front_us = u->time_us;
 		if (out->results.len > from)	/* the SPIR-V goes with the first */
 			out->results.data[from].spirv = us->spirv;
 		else
@@ -271,6 +276,7 @@ static int unit_results(const struct spirv_unit *u, const char *name,
 	struct compile_result *r = array_push_zero(&out->results);
 	r->stage = u->stage;
 	r->time_us = u->time_us;
+	r->front_us = u->time_us;
 	r->spirv = us->spirv;
 	if (ret < 0) {
 		r->status = RESULT_ERROR;
@@ -323,10 +329,15 @@ static int compile_front(const char *name, const char *data, size_t len, enum in
 		unit_translate(&p.units.data[i], name, o, num_targets, &us[i]);
 	if (p.units.len > 1)
 		link_units(&p, us, name, out);
-	for (size_t i = 0; i < p.units.len; i++)
-		if (unit_results(&p.units.data[i], name, o, targets, num_targets, out, start,
+	/* one unit's time is the file's from `start`; each of several counts
+	 * its own front-end share and translation, then its own results */
+	for (size_t i = 0; i < p.units.len; i++) {
+		uint64_t own = p.units.data[i].time_us + us[i].translate_us;
+		uint64_t from = p.units.len == 1 ? start : now_us() - own;
+		if (unit_results(&p.units.data[i], name, o, targets, num_targets, out, from,
 				 &us[i]) < 0)
 			ret = -1;
+	}
 	free(us);
 	program_release(&p);
 	return ret;

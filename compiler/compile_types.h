@@ -139,6 +139,8 @@ struct compile_result {
 	uint64_t exec_interp_us;	/* … and the interpreter's */
 	uint64_t time_us;
 	uint64_t backend_us;		/* of time_us, this target's own work (backend alone) */
+	uint64_t front_us;		/* of time_us, the source's translation to SPIR-V
+					 * (glslang, the assembler; reading a binary) */
 };
 
 /* Append the statistics set in `v` to r->stats, in the table's order, under

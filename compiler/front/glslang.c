@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <threads.h>
-#include <time.h>
 
 #include <glslang/Include/glslang_c_interface.h>
 #include <glslang/Public/resource_limits_c.h>
@@ -280,13 +279,6 @@ static void unit_free(struct spirv_unit *u)
 	memset(u, 0, sizeof(*u));
 }
 
-static uint64_t now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
 /* The words of `stage` in a linked program, into unit `u`. */
 static void generate(glslang_program_t *prog, const struct glslang_source *s,
 		     struct spirv_unit *u, const char *file)
@@ -527,7 +519,6 @@ static void compile_here(struct program *p, struct glslang_source *src, size_t n
 	int want = count_touched(p, src, n);
 	struct strbuf preamble = STRBUF_INIT;
 	struct attempt best = { 0 };
-	uint64_t start = now_us();
 
 	call_once(&init_once, initialize);
 	if (!make_preamble(o, &preamble, &p->units.data[src[0].unit].diag, p->name)) {
@@ -555,13 +546,11 @@ static void compile_here(struct program *p, struct glslang_source *src, size_t n
 	else
 		p->linked = want > 1 && best.ok == want;
 
-	uint64_t each = (now_us() - start) / (uint64_t)want;
 	for (size_t k = 0; k < p->units.len; k++) {
 		if (!best.touched[k])
 			continue;
 		unit_free(&p->units.data[k]);
 		p->units.data[k] = best.units[k];
-		p->units.data[k].time_us = each;
 		best.touched[k] = false;
 	}
 	attempt_release(&best, p);
