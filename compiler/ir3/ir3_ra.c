@@ -866,6 +866,11 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 		switch (i->opc) {
 		case OPC_META_PHI:
 			assign_phi(i);
+			/* as Mesa's assign_phi: a phi nothing reads frees its
+			 * registers once the block's phis are placed (the pressure
+			 * calculation counts it so; RA kept it live to the end) */
+			if (ir3_ra_def(i->dsts[0]) && (i->dsts[0]->flags & IR3_REG_UNUSED))
+				remove_val(c, val(c, i->dsts[0]));
 			break;
 		case OPC_META_INPUT:
 			if (i->dsts[0]->flags & IR3_REG_UNUSED)

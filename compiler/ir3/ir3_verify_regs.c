@@ -23,6 +23,11 @@
  * different values in a slot, only a reload of a phi may read it.  Two
  * values with the same immediate or const (movs) are the same identity.
  *
+ * An undefined value (undef, or a component a collect takes from one) is
+ * made by no instruction: its "definition" leaves the registers as they
+ * were — a scheduler may place it anywhere — and any content of a register
+ * or spill slot will do where it is read, stored or merged.
+ *
  * An ir3 array is one value per version: a write relabels the whole array
  * with its new version after checking it holds the version it updates and
  * writes it in place; an access finds the version it reads in its element,
@@ -177,6 +182,12 @@ static const struct ir3_register *canon_walk(const struct ir3_register **def, un
 	return NULL;
 }
 
+/* Whether component `comp` of `def` is an undefined value. */
+static bool is_undef(const struct ir3_register *def, unsigned comp)
+{
+	return !canon_walk(&def, &comp) && def->instr->opc == OPC_META_UNDEF;
+}
+
 /* The identity of component `comp` (part `part`) of value `def`. */
 static uint32_t canon(struct vctx *c, const struct ir3_register *def, unsigned comp, unsigned part)
 {
@@ -276,6 +287,8 @@ static void check_read(struct vctx *c, const struct vstate *s, const struct ir3_
 			fail(c, i, "register of %%%u is outside the register file", def->name);
 			return;
 		}
+		if (is_undef(def, k))
+			continue;
 		for (unsigned p = 0; p < count; p++) {
 			uint32_t want = canon(c, def, k, p), got = s->slot[first + p];
 			if (got == want)
@@ -398,7 +411,8 @@ static void run_spill(struct vctx *c, struct vstate *s, const struct ir3_instruc
 			/* a phi left in memory merges the values of its slot */
 			bool phi_ok = !st && (got == T_CONFLICT ||
 					      merged_by_phi(c, i->spill_of, i->spill_comp + k, p, got, 8));
-			if (got != want && !(phi_ok && is_phi_value(i->spill_of))) {
+			if (got != want && !(phi_ok && is_phi_value(i->spill_of)) &&
+			    !is_undef(i->spill_of, i->spill_comp + k)) {
 				struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
 				describe(c, &a, want);
 				describe(c, &b, got);
@@ -429,6 +443,8 @@ static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruc
 	switch (i->opc) {
 	case OPC_META_PHI:
 		return;		/* at the block entry */
+	case OPC_META_UNDEF:
+		return;		/* no code: the registers keep what they hold */
 	case OPC_META_PCOPY:
 		/* the copies before it did the work: check what phis will read */
 		for (unsigned n = 0; n < i->ndst; n++) {
@@ -533,7 +549,8 @@ static void block_entry(struct vctx *c, struct ir3_block *b, struct vstate *s)
 					break;
 				}
 				for (unsigned q = 0; q < count; q++)
-					if (ps->slot[first + q] != canon(c, src->def, k, q)) {
+					if (ps->slot[first + q] != canon(c, src->def, k, q) &&
+					    !is_undef(src->def, k)) {
 						struct strbuf a = STRBUF_INIT, g = STRBUF_INIT;
 						describe(c, &a, canon(c, src->def, k, q));
 						describe(c, &g, ps->slot[first + q]);
