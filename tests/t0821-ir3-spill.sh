@@ -49,6 +49,7 @@ test_expect 'without the stress mode the other test shaders do not spill' '
 #    though the pressure calculation freed it: with a file exactly the
 #    spill limit (a660's 64-vec4 file keeps no slack) one value too many
 #    ("register pressure calculation was wrong");
+#  - (below) a constant copied into a register a copy cycle reads;
 #  - an undefined value is made by no instruction: the post-RA scheduler
 #    may move its undef anywhere, and the register verifier must neither
 #    let it overwrite what a register holds nor ask for it where it is read.
@@ -62,6 +63,14 @@ if [ -d "$SHDB_SHARED/corpus" ]; then
 	test_expect 'stress mode: spilled undefined arrays verify (a630)' '
 		$SHDB compile -t a630 --ra-limit 16 --verify \
 			"$C/KhronosGroup-SPIRV-Cross/shaders/asm/frag/lut-promotion-initializer.asm.frag" >out &&
+		grep -q ": ok$" out
+	'
+	# a parallel copy whose constant goes into a register a cycle still
+	# reads: the cycle is swapped by a register copy of it, the constant
+	# done after (it aborted: "a parallel copy cycle through a constant")
+	test_expect 'stress mode: a constant copy waits for the cycle it would break (a660)' '
+		$SHDB compile -t a660 --ra-limit 16 \
+			"$C/SaschaWillems-Vulkan/shaders/hlsl/computeraytracing/raytracing.comp.spv" >out &&
 		grep -q ": ok$" out
 	'
 else

@@ -172,14 +172,20 @@ static void resolve(struct copy_ctx *c, struct ir3_instruction *before)
 		if (progress)
 			continue;
 
-		/* only cycles remain: swap the first copy's two registers */
-		struct copy cp = c->pending.data[0];
-		if (cp.src)
-			BUG("a parallel copy cycle through a constant");
+		/* only cycles remain, and copies of constants into registers a
+		 * cycle still reads (a constant is never in a cycle, as Mesa's
+		 * lowering does them last): swap the first register copy's two
+		 * registers */
+		size_t first = 0;
+		while (first < c->pending.len && c->pending.data[first].src)
+			first++;
+		if (first == c->pending.len)
+			BUG("parallel copies of constants block one another");
+		struct copy cp = c->pending.data[first];
 		if (cp.size == 1 && split_full_copies(c, &cp))
 			continue;
 		emit_swap(c, before, &cp);
-		c->pending.data[0] = array_last(&c->pending);
+		c->pending.data[first] = array_last(&c->pending);
 		c->pending.len--;
 		for (size_t m = 0; m < c->pending.len; m++) {
 			struct copy *o = &c->pending.data[m];
