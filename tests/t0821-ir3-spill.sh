@@ -73,6 +73,14 @@ if [ -d "$SHDB_SHARED/corpus" ]; then
 			"$C/SaschaWillems-Vulkan/shaders/hlsl/computeraytracing/raytracing.comp.spv" >out &&
 		grep -q ": ok$" out
 	'
+	# a phi placed after another may move it out of its way (here an
+	# array phi the scalar ones sat in): each phi takes its register once
+	# all are placed, or the predecessors' copies and the readers disagree
+	test_expect 'stress mode: phis moved by later phis keep their new registers (a530, a660)' '
+		$SHDB compile -t a530,a660 --ra-limit 16 --verify \
+			"$C/google-graphicsfuzz/shaders/src/main/glsl/samples/300es/quicksort_palette.frag" >out &&
+		test "$(grep -c ": ok$" out)" = 2
+	'
 else
 	test_skip 'stress mode: corpus regressions' '../shared/corpus is absent'
 fi

@@ -717,10 +717,20 @@ static void handle_phis(struct ra_ctx *c, struct ir3_block *b)
 			p = get_reg(c, file_of(c, d), d);
 		update_affinity(file_of(c, d), d, p);
 		insert_val(c, v, p);
-		d->num = to_num(phys_of(v), d);
-		d->flags |= IR3_REG_ASSIGNED;
 	}
 	c->copies.len = 0;	/* moves among entry values need no code */
+	/* a later phi may have moved an earlier one out of its way: each
+	 * takes its register once all are placed (Mesa's assign_phi reads
+	 * the interval's place at the end too) */
+	foreach_instr(phi, b) {
+		if (phi->opc != OPC_META_PHI)
+			break;
+		struct ir3_register *d = phi->dsts[0];
+		if (!ir3_ra_def(d))
+			continue;
+		d->num = to_num(phys_of(val(c, d)), d);
+		d->flags |= IR3_REG_ASSIGNED;
+	}
 }
 
 static void live_in_moves(struct ra_ctx *c, struct ir3_block *b)
