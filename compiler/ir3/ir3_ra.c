@@ -719,18 +719,6 @@ static void handle_phis(struct ra_ctx *c, struct ir3_block *b)
 		insert_val(c, v, p);
 	}
 	c->copies.len = 0;	/* moves among entry values need no code */
-	/* a later phi may have moved an earlier one out of its way: each
-	 * takes its register once all are placed (Mesa's assign_phi reads
-	 * the interval's place at the end too) */
-	foreach_instr(phi, b) {
-		if (phi->opc != OPC_META_PHI)
-			break;
-		struct ir3_register *d = phi->dsts[0];
-		if (!ir3_ra_def(d))
-			continue;
-		d->num = to_num(phys_of(val(c, d)), d);
-		d->flags |= IR3_REG_ASSIGNED;
-	}
 }
 
 static void live_in_moves(struct ra_ctx *c, struct ir3_block *b)
@@ -797,9 +785,16 @@ static void record_live_outs(struct ra_ctx *c, struct ir3_block *b)
 }
 
 /* Phi destinations are known: give the copies that feed them the same register. */
-static void assign_phi(struct ir3_instruction *phi)
+/* A phi's register is where it is once all of its block's are placed (a
+ * later one may have moved it out of its way), as Mesa's assign_phi reads
+ * the interval's place; its sources (the predecessors' copies) take it. */
+static void assign_phi(struct ra_ctx *c, struct ir3_instruction *phi)
 {
 	struct ir3_register *d = phi->dsts[0];
+	if (ir3_ra_def(d)) {
+		d->num = to_num(phys_of(val(c, d)), d);
+		d->flags |= IR3_REG_ASSIGNED;
+	}
 	for (unsigned n = 0; n < phi->nsrc; n++) {
 		struct ir3_register *s = phi->srcs[n];
 		if (!s->def)
@@ -875,7 +870,7 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 		c->instr = i;
 		switch (i->opc) {
 		case OPC_META_PHI:
-			assign_phi(i);
+			assign_phi(c, i);
 			/* as Mesa's assign_phi: a phi nothing reads frees its
 			 * registers once the block's phis are placed (the pressure
 			 * calculation counts it so; RA kept it live to the end) */
