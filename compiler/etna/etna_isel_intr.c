@@ -4,8 +4,9 @@
  * etna_compile_shader (../../shared/reference/targets.md §4.3):
  *
  *  - inputs arrive in registers: a VS attribute or an FS varying at its
- *    driver location (used inputs in location order; an FS's start at t1),
- *    vertex and instance id after the attributes (.x, .y);
+ *    driver location (used inputs in location order, inputs sharing a
+ *    location one register; an FS's start at t1), vertex and instance id
+ *    after the attributes (.x, .y);
  *  - uniforms (loose uniforms and push constants, the default block) read
  *    at a constant offset are uniform-file words, as are on HALTI0 the
  *    UBOs' contents (no UBOs in GL there: they follow the default block);
@@ -63,6 +64,19 @@ static int cmp_input(const void *a, const void *b)
 	return x->decl < y->decl ? -1 : x->decl > y->decl;
 }
 
+struct slot_reg {
+	int location;
+	unsigned reg;
+};
+
+static unsigned slot_reg_find(const struct slot_reg *t, unsigned n, int location)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (t[i].location == location)
+			return t[i].reg;
+	return ~0u;
+}
+
 /* Mesa's VARYING_SLOT_PNTC comes before the generic varyings. */
 #define POINT_COORD_LOCATION (-1)
 
@@ -95,19 +109,39 @@ static void assign_inputs(struct isel *c)
 	c->input_slot = xcalloc(s->num_inputs + 1, sizeof(unsigned));
 	memset(c->input_slot, 0xff, (s->num_inputs + 1) * sizeof(unsigned));
 	c->point_coord_slot = ~0u;
-	unsigned reg = 0;
+	/* registers by location, as nir_assign_io_var_locations gives
+	 * driver locations: an input takes the next registers, one per slot
+	 * (an array, a matrix: one per element), unless an earlier one holds
+	 * its location (components packed in one slot): then it shares that
+	 * register, and slots past the earlier input's take new ones */
+	struct slot_reg *taken = xcalloc(4 * s->num_inputs + 4, sizeof(*taken));
+	unsigned num_taken = 0, reg = 0;
 	for (unsigned k = 0; k < n; k++) {
 		if (order[k].decl == ~0u) {
 			c->point_coord_slot = reg++;
-		} else {
-			/* an array (a matrix) takes a register per element, as
-			 * nir_lower_io gives it a driver location per slot */
-			c->input_slot[order[k].decl] = reg;
-			reg += decl_num_slots(s->inputs[order[k].decl]->array_size);
+			continue;
+		}
+		unsigned slots = decl_num_slots(s->inputs[order[k].decl]->array_size);
+		int loc = order[k].location;
+		unsigned first = ~0u;
+		for (unsigned i = 0; i < slots && first == ~0u; i++) {
+			unsigned r = slot_reg_find(taken, num_taken, loc + (int)i);
+			if (r != ~0u)
+				first = r - i;
+		}
+		if (first == ~0u)
+			first = reg;
+		c->input_slot[order[k].decl] = first;
+		for (unsigned i = 0; i < slots; i++) {
+			if (slot_reg_find(taken, num_taken, loc + (int)i) != ~0u)
+				continue;
+			unsigned r = first + i >= reg ? reg++ : first + i;
+			taken[num_taken++] = (struct slot_reg){ loc + (int)i, r };
 		}
 	}
 	c->num_inputs = reg;
 	c->s->num_inputs = reg;
+	free(taken);
 	free(order);
 	free(used);
 }
