@@ -90,5 +90,6 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, lower_etna_transcendental, t);
 	PASS(progress, pl, opt_copy_prop);
 	PASS(progress, pl, opt_dce);
+	PASS(progress, pl, opt_cse);
 	(void)progress;
 }
