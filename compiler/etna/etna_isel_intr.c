@@ -114,7 +114,11 @@ static void assign_inputs(struct isel *c)
 	 * (an array, a matrix: one per element), unless an earlier one holds
 	 * its location (components packed in one slot): then it shares that
 	 * register, and slots past the earlier input's take new ones */
-	struct slot_reg *taken = xcalloc(4 * s->num_inputs + 4, sizeof(*taken));
+	size_t total = 1;
+	for (unsigned k = 0; k < n; k++)
+		if (order[k].decl != ~0u)
+			total += decl_num_slots(s->inputs[order[k].decl]->array_size);
+	struct slot_reg *taken = xcalloc(total, sizeof(*taken));
 	unsigned num_taken = 0, reg = 0;
 	for (unsigned k = 0; k < n; k++) {
 		if (order[k].decl == ~0u) {
