@@ -894,6 +894,10 @@ static bool parse_header(struct parser *p, char *line)
 		if (!parse_uint(&q, &ir->const_size))
 			perr(p, "bad consts");
 	} else if (!strcmp(line, "immediates")) {
+		if (ir->immediates) {
+			perr(p, "a second immediates line (the words are on one)");
+			return true;
+		}
 		unsigned count = 0;
 		for (const char *c = args; *c; c++)
 			count += (c == args || c[-1] == ' ' || c[-1] == '\t') && *c != ' ' && *c != '\t';
