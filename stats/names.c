@@ -66,7 +66,12 @@ uint32_t names_intern(struct names *n, const char *s, size_t len)
 	if (!n->slots[i]) {
 		if (n->list.len >= UINT32_MAX - 1 || len > UINT32_MAX)
 			BUG("too many or too long names");
-		array_push(&n->list, arena_strndup(&n->strings, s, len));
+		/* every byte: a name read from a file may hold a NUL, and
+		 * `same` compares `len` bytes */
+		char *copy = arena_alloc(&n->strings, len + 1);
+		memcpy(copy, s, len);
+		copy[len] = 0;
+		array_push(&n->list, copy);
 		array_push(&n->lens, (uint32_t)len);
 		array_push(&n->hashes, h);
 		n->slots[i] = (uint32_t)n->list.len;
