@@ -1125,16 +1125,23 @@ bool shader_reindex(struct shader *s);
  *
  * A terminator is an if at the loop body's top level with a lone `break` in
  * one branch.  It is "simple" when its condition is a two-source ALU op
- * comparing an induction variable (or its next value) with a constant.
+ * comparing an induction variable (or its next value) with a constant: it
+ * breaks exactly after its trip count.  A comparison with min/max of a
+ * constant (`i < min(x, 4)`), or such a comparison in `a && b` that breaks
+ * when false (`a || b` when true, `!(a && b)` …) bounds its trip count only:
+ * it breaks then at the latest (nir_loop_analyze's find_trip_count).
  *
- * trip_count: how many times control goes past the simple terminator that
- * breaks first without breaking, so the body before the terminator runs
+ * trip_count: how many times control goes past the terminator that breaks
+ * first (the limiting one) without breaking, so the body before it runs
  * trip_count + 1 times and the rest trip_count times; `for (i = 0; i < 4;
  * i++)` gives 4.  Found by evaluating the condition with the constant
  * folder (so wrap-around and float rounding are exact), up to
- * LOOP_MAX_TRIP_COUNT iterations; -1 when unknown: no simple terminator,
- * a `continue` in the loop, or more iterations.
- * exact_trip_count: the loop has no way out but that terminator's break.
+ * LOOP_MAX_TRIP_COUNT iterations; -1 when unknown: no terminator with a
+ * count, a `continue` in the loop, or more iterations.  The loop may leave
+ * earlier unless exact_trip_count.
+ * exact_trip_count: every way out of the loop is a terminator with an exact
+ * count (NIR's exact_trip_count_known), so the loop leaves by the limiting
+ * one after trip_count.
  */
 #define LOOP_MAX_TRIP_COUNT 65536
 
@@ -1148,9 +1155,11 @@ struct induction_var {
 struct loop_terminator {
 	struct cf_if *nif;
 	bool break_in_then;		/* breaks when the condition is true */
-	struct alu_instr *cond;		/* NULL unless simple */
+	struct alu_instr *cond;		/* the induction comparison, or NULL */
 	struct induction_var *iv;	/* the variable it compares */
 	bool tests_next;		/* it reads the updated value, not the phi */
+	bool breaks_on;			/* the value of `cond` that breaks */
+	bool exact;			/* it breaks exactly after trip_count, not by then */
 	int64_t trip_count;		/* for this terminator alone, or -1 */
 };
 

@@ -125,15 +125,14 @@ static uint64_t iv_step(struct induction_var *iv, uint64_t v)
 	return iv->step_src ? fold1(iv->update, v, step) : fold1(iv->update, step, v);
 }
 
-/* Evaluate the loop until the terminator breaks. */
-static int64_t simulate(struct loop_terminator *t, unsigned iv_src)
+/* Evaluate the loop until the terminator's comparison breaks it. */
+static int64_t simulate(struct loop_terminator *t, unsigned iv_src, uint64_t limit)
 {
-	uint64_t limit = 0, v = ssa_def_as_const(t->iv->init)->value[0];
-	alu_src_const(t->cond, 1 - iv_src, &limit);
+	uint64_t v = ssa_def_as_const(t->iv->init)->value[0];
 	for (int64_t k = 0; k <= LOOP_MAX_TRIP_COUNT; k++) {
 		uint64_t x = t->tests_next ? iv_step(t->iv, v) : v;
 		uint64_t cond = iv_src == 0 ? fold1(t->cond, x, limit) : fold1(t->cond, limit, x);
-		if ((cond != 0) == t->break_in_then)
+		if ((cond != 0) == t->breaks_on)
 			return k;
 		v = iv_step(t->iv, v);
 	}
@@ -151,32 +150,128 @@ static bool is_lone_break(struct list *list)
 	       instr_as_jump(i)->type == JUMP_break;
 }
 
-static void analyze_terminator(struct loop_ctx *c, struct loop_terminator *t)
+/* The comparison that breaks when it is `breaks_on`, inverted, for ops
+ * that have an inverse. */
+static enum alu_op exit_comparison(enum alu_op op, bool breaks_on)
 {
-	struct ssa_def *cond = t->nif->condition.ssa;
-	t->trip_count = -1;
-	if (!cond || cond->parent->type != INSTR_alu)
-		return;
-	struct alu_instr *alu = instr_as_alu(cond->parent);
+	static const enum alu_op inverse[][2] = {
+		{ OP_ilt, OP_ige }, { OP_ult, OP_uge }, { OP_flt, OP_fge },
+	};
+	if (breaks_on)
+		return op;
+	for (unsigned k = 0; k < sizeof(inverse) / sizeof(inverse[0]); k++) {
+		if (inverse[k][0] == op)
+			return inverse[k][1];
+		if (inverse[k][1] == op)
+			return inverse[k][0];
+	}
+	return OP_COUNT;
+}
+
+/*
+ * A limit that is min/max of a constant and anything bounds the trip count
+ * when the exit comparison splits over it (nir_loop_analyze's try_find_limit:
+ * `i >= min(x, 4)` is `i >= x || i >= 4`, so the loop breaks at i = 4 at the
+ * latest): `c >= min(a, b)`, `c < max(a, b)`, `min(a, b) < c`, `max(a, b)
+ * >= c`, with the min/max of the comparison's type.
+ */
+static bool minmax_limit(struct alu_instr *cmp, unsigned iv_src, bool breaks_on, uint64_t *v)
+{
+	struct ssa_def *limit = cmp->src[1 - iv_src].src.ssa;
+	if (limit->num_components != 1 || limit->parent->type != INSTR_alu)
+		return false;
+	struct alu_instr *mm = instr_as_alu(limit->parent);
+	bool is_max;
+	switch (mm->op) {
+	case OP_imin: case OP_umin: case OP_fmin: is_max = false; break;
+	case OP_imax: case OP_umax: case OP_fmax: is_max = true; break;
+	default: return false;
+	}
+	enum alu_op op = exit_comparison(cmp->op, breaks_on);
+	if (op == OP_COUNT || alu_op_infos[mm->op].input_types[0] != alu_op_infos[op].input_types[0])
+		return false;
+	bool limit_rhs = iv_src == 0;
+	bool lt = op == OP_ilt || op == OP_ult || op == OP_flt;
+	if (lt ? limit_rhs != is_max : limit_rhs == is_max)
+		return false;
+	for (unsigned i = 0; i < 2; i++)
+		if (alu_src_const(mm, i, v))
+			return true;
+	return false;
+}
+
+/*
+ * Whether `cmp` compares an induction variable (or its next value) with a
+ * limit: a constant (`minmax` false) or a min/max with a constant (`minmax`
+ * true, a bound only).  Fills the terminator's comparison and trip count.
+ */
+static bool try_comparison(struct loop_ctx *c, struct loop_terminator *t, struct ssa_def *cmp,
+			   bool breaks_on, bool minmax)
+{
+	if (cmp->num_components != 1 || cmp->parent->type != INSTR_alu)
+		return false;
+	struct alu_instr *alu = instr_as_alu(cmp->parent);
 	if (!is_scalar_binop(alu))
-		return;
+		return false;
 	for (unsigned i = 0; i < 2; i++) {
-		uint64_t v;
 		struct ssa_def *x = alu->src[i].src.ssa;
-		if (!alu_src_const(alu, 1 - i, &v))
-			continue;
 		for (unsigned k = 0; k < c->info->num_ivs; k++) {
 			struct induction_var *iv = &c->info->ivs[k];
+			uint64_t limit;
 			if (x != &iv->phi->def && x != &iv->update->def)
+				continue;
+			if (minmax ? !minmax_limit(alu, i, breaks_on, &limit)
+				   : !alu_src_const(alu, 1 - i, &limit))
 				continue;
 			t->cond = alu;
 			t->iv = iv;
 			t->tests_next = x == &iv->update->def;
+			t->breaks_on = breaks_on;
+			t->exact = !minmax;
 			if (!c->info->has_continue)
-				t->trip_count = simulate(t, i);
-			return;
+				t->trip_count = simulate(t, i, limit);
+			return true;
 		}
 	}
+	return false;
+}
+
+/*
+ * The trip count of a terminator, as nir_loop_analyze's find_trip_count
+ * finds it: its condition compares an induction variable with a constant
+ * (exact), or with min/max of a constant, or is `a && b` breaking when false
+ * (`a || b` breaking when true) with such a comparison in a or b — then the
+ * count is only the latest the terminator breaks (`while (h < refh && i <
+ * 32)` breaks at i = 32 or before).
+ */
+static void analyze_terminator(struct loop_ctx *c, struct loop_terminator *t)
+{
+	struct ssa_def *cond = t->nif->condition.ssa;
+	bool breaks_on = t->break_in_then;
+	t->trip_count = -1;
+	t->exact = false;
+	if (!cond || cond->num_components != 1 || cond->parent->type != INSTR_alu)
+		return;
+	struct alu_instr *alu = instr_as_alu(cond->parent);
+	if (alu->op == OP_inot && alu->src[0].src.ssa->num_components == 1 &&
+	    alu->src[0].src.ssa->parent->type == INSTR_alu) {
+		cond = alu->src[0].src.ssa;
+		alu = instr_as_alu(cond->parent);
+		breaks_on = !breaks_on;
+	}
+	if ((alu->op == OP_iand && !breaks_on) || (alu->op == OP_ior && breaks_on)) {
+		for (int minmax = 0; minmax < 2; minmax++) {
+			for (unsigned i = 0; i < 2; i++) {
+				if (try_comparison(c, t, alu->src[i].src.ssa, breaks_on, minmax)) {
+					t->exact = false;
+					return;
+				}
+			}
+		}
+		return;
+	}
+	if (!try_comparison(c, t, cond, breaks_on, false))
+		try_comparison(c, t, cond, breaks_on, true);
 }
 
 static void find_terminators(struct loop_ctx *c)
@@ -224,7 +319,11 @@ static void analyze_loop(struct function *fn, struct cf_loop *loop, unsigned dep
 		find_induction_var(&c, instr_as_phi(i));
 	}
 	find_terminators(&c);
-	info->exact_trip_count = info->limiting && info->num_breaks == 1 && !info->has_return;
+	/* exact when every way out is a terminator with an exact count */
+	bool exact = info->limiting && info->num_breaks == info->num_terminators && !info->has_return;
+	for (unsigned k = 0; k < info->num_terminators; k++)
+		exact &= info->terminators[k].exact && info->terminators[k].trip_count >= 0;
+	info->exact_trip_count = exact;
 }
 
 static void walk_list(struct function *fn, struct list *list, unsigned depth)

@@ -18,6 +18,24 @@
  *		i1 = i + 1
  *	}
  *
+ * A loop whose limiting terminator gives only the latest trip (`while (h <
+ * r && i < 32)`: at most 32) — alone, or as one of two terminators with
+ * the other exact — is unrolled as nir_opt_loop_unroll's complex_unroll:
+ * the terminator whose count is not exact becomes, in every copy, an if
+ * whose staying branch holds the rest of the copies:
+ *
+ *	loop {				if (h0 < r && 0 < 32) {
+ *		h = phi(h0, h1)			A(0)
+ *		i = phi(0, i1)			if (h1 < r && 1 < 32) {
+ *		if (!(h < r && i < 32))			A(1) …
+ *			break;	   =>		}
+ *		A(i)				i' = phi(…, 1)
+ *		h1 = …; i1 = i + 1	}
+ *	}				i'' = phi(i', 0)
+ *
+ * and the values the loop hands on meet in phis where the ifs end, from
+ * the copy that left.
+ *
  * The copies are emitted just before the loop, one iteration after the
  * other: header phis take their entry value in the first copy and the
  * previous copy's back-edge value after that; the terminator's branch
@@ -44,6 +62,26 @@ struct phi_fixup {
 };
 
 /*
+ * A value the loop hands on: a phi of the block after the loop, or a value
+ * of the loop read after it.  Its value as the loop leaves by a terminator
+ * is, in the copy that leaves there, the phi's source from that break or
+ * the value itself.
+ */
+struct live_out {
+	struct phi_instr *exit_phi;	/* or NULL: */
+	struct ssa_def *def;		/* a value of the loop read after it */
+};
+
+/* An if made from the nesting terminator in one copy: the copies after it
+ * are in its staying branch; `leaving` holds the live-outs as the loop
+ * leaves there. */
+struct nest_frame {
+	struct cf_if *nif;
+	bool stay_in_then;
+	struct ssa_def **leaving;
+};
+
+/*
  * The copy of a value of the loop is in its instruction's pass_data (NULL
  * until copied); `inside` marks the loop's values by index.  The loop's
  * blocks are numbered in block->index for `bmap` (block index metadata is
@@ -52,7 +90,8 @@ struct phi_fixup {
 struct unroll {
 	struct function *fn;
 	struct cf_loop *loop;
-	struct loop_terminator *term;
+	struct loop_terminator *term;	/* the limiting one: the last copy leaves there */
+	struct loop_terminator *nest;	/* the one that nests the copies, or NULL */
 	bitset_word *inside;		/* values defined in the loop */
 	unsigned num_defs;
 	struct block **bmap;		/* by local block number: its current copy */
@@ -60,6 +99,8 @@ struct unroll {
 	struct block *cur;		/* where instructions go */
 	struct block *pending;		/* the original block whose copy `cur` holds */
 	ARRAY(struct phi_fixup) fixups;
+	ARRAY(struct live_out) outs;
+	ARRAY(struct nest_frame) frames;
 };
 
 static struct ssa_def *mapped(struct unroll *u, struct ssa_def *d)
@@ -193,16 +234,64 @@ static void fill_phis(struct unroll *u)
 	u->fixups.len = 0;
 }
 
-/* One copy of the body; `last`: the copy in which the terminator breaks. */
+static struct list *stay_list(struct loop_terminator *t)
+{
+	return t->break_in_then ? &t->nif->else_list : &t->nif->then_list;
+}
+
+static struct block *break_block(struct loop_terminator *t)
+{
+	return cf_list_first_block(t->break_in_then ? &t->nif->then_list : &t->nif->else_list);
+}
+
+static struct loop_terminator *terminator_of(struct unroll *u, struct cf_node *n)
+{
+	struct loop_info *info = u->loop->info;
+	for (unsigned k = 0; k < info->num_terminators; k++)
+		if (&info->terminators[k].nif->cf == n)
+			return &info->terminators[k];
+	return NULL;
+}
+
+/* A live-out's value, in the current copy, as the loop leaves by `t`. */
+static struct ssa_def *leaving_value(struct unroll *u, struct live_out *o, struct loop_terminator *t)
+{
+	struct ssa_def *v = o->exit_phi ? phi_get_src(o->exit_phi, break_block(t))->src.ssa : o->def;
+	struct ssa_def *m = mapped(u, v);
+	if (m == v && v->index < u->num_defs && bitset_test(u->inside, v->index))
+		return opt_undef_def(u->fn->shader, v->num_components, v->bit_size);
+	return m;
+}
+
+/* The nesting terminator in a copy that goes on: an if whose staying
+ * branch takes the rest of the copies. */
+static void nest(struct unroll *u, struct loop_terminator *t)
+{
+	struct cf_if *n = cf_insert_if(cursor_after_block(u->cur), mapped(u, t->nif->condition.ssa));
+	n->hint = t->nif->hint;
+	node_inserted(u, &n->cf);
+	struct nest_frame f = { n, !t->break_in_then, xcalloc(u->outs.len + 1, sizeof(*f.leaving)) };
+	for (size_t k = 0; k < u->outs.len; k++)
+		f.leaving[k] = leaving_value(u, &u->outs.data[k], t);
+	array_push(&u->frames, f);
+	u->cur = f.stay_in_then ? cf_if_then_block(n) : cf_if_else_block(n);
+	copy_list(u, stay_list(t));
+}
+
+/* One copy of the body; `last`: the copy in which the limiting terminator
+ * breaks.  Other terminators stay (their counts are larger) or nest. */
 static void copy_iteration(struct unroll *u, bool last)
 {
-	struct cf_if *term = u->term->nif;
-	struct list *stay = u->term->break_in_then ? &term->else_list : &term->then_list;
 	foreach_cf_node(n, &u->loop->body) {
-		if (n == &term->cf) {
-			if (last)
-				break;
-			copy_list(u, stay);
+		struct loop_terminator *t = terminator_of(u, n);
+		if (t == u->term && last)
+			break;
+		if (t && t == u->nest) {
+			nest(u, t);
+			continue;
+		}
+		if (t) {
+			copy_list(u, stay_list(t));
 			continue;
 		}
 		if (n == &cf_loop_header(u->loop)->cf)
@@ -214,38 +303,71 @@ static void copy_iteration(struct unroll *u, bool last)
 	fill_phis(u);
 }
 
-/* The loop's values read outside it now read their last copy. */
-static void rewrite_outside_uses(struct unroll *u, struct list *list)
+/*
+ * Where the loop was left, each live-out's value: from the last copy, then
+ * out through the nested ifs, innermost first, a phi wherever the value
+ * differs between staying and leaving.  Then its readers read that.
+ */
+static void hand_on(struct unroll *u)
 {
-	foreach_cf_node(n, list) {
-		if (n->type == CF_IF) {
-			rewrite_outside_uses(u, &cf_as_if(n)->then_list);
-			rewrite_outside_uses(u, &cf_as_if(n)->else_list);
-			continue;
-		}
-		if (n->type == CF_LOOP) {
-			rewrite_outside_uses(u, &cf_as_loop(n)->body);
-			continue;
-		}
-		foreach_instr(i, cf_as_block(n)) {
-			struct ssa_def *def = instr_def(i);
-			if (!def)
+	struct ssa_def **cur = xcalloc(u->outs.len + 1, sizeof(*cur));
+	for (size_t k = 0; k < u->outs.len; k++)
+		cur[k] = leaving_value(u, &u->outs.data[k], u->term);
+	for (size_t j = u->frames.len; j-- > 0;) {
+		struct nest_frame *f = &u->frames.data[j];
+		struct block *merge = cf_as_block(cf_node_next(&f->nif->cf));
+		struct block *then_end = cf_list_last_block(&f->nif->then_list);
+		struct block *else_end = cf_list_last_block(&f->nif->else_list);
+		for (size_t k = 0; k < u->outs.len; k++) {
+			if (cur[k] == f->leaving[k])
 				continue;
-			foreach_use_safe(use, def) {
-				struct cf_node *user = use->parent_if ? &use->parent_if->cf
-						       : &use->parent_instr->block->cf;
-				if (cf_node_is_inside(user, &u->loop->cf))
-					continue;
-				struct ssa_def *v = mapped(u, def);
-				if (v == def)
-					v = opt_undef_def(i->shader, def->num_components, def->bit_size);
-				src_rewrite(use, v);
-			}
+			struct phi_instr *phi = phi_instr_create(u->fn->shader);
+			ssa_def_init(&phi->instr, &phi->def, cur[k]->num_components, cur[k]->bit_size);
+			instr_insert(cursor_after_phis(merge), &phi->instr);
+			phi_add_src(phi, then_end, f->stay_in_then ? cur[k] : f->leaving[k]);
+			phi_add_src(phi, else_end, f->stay_in_then ? f->leaving[k] : cur[k]);
+			cur[k] = &phi->def;
+		}
+		free(f->leaving);
+	}
+	for (size_t k = 0; k < u->outs.len; k++) {
+		struct live_out *o = &u->outs.data[k];
+		if (o->exit_phi) {
+			ssa_def_rewrite_uses(&o->exit_phi->def, cur[k]);
+			instr_remove(&o->exit_phi->instr);
+			continue;
+		}
+		foreach_use_safe(use, o->def) {
+			struct cf_node *user = use->parent_if ? &use->parent_if->cf
+					       : &use->parent_instr->block->cf;
+			if (!cf_node_is_inside(user, &u->loop->cf))
+				src_rewrite(use, cur[k]);
 		}
 	}
+	free(cur);
 }
 
-/* Number the loop's blocks, clear its instructions' copies, mark its values. */
+/* Whether a value of the loop is read after it, but by the exit's phis. */
+static bool read_after(struct unroll *u, struct ssa_def *def)
+{
+	struct block *exit = cf_as_block(cf_node_next(&u->loop->cf));
+	foreach_use(use, def) {
+		if (use->parent_if) {
+			if (!cf_node_is_inside(&use->parent_if->cf, &u->loop->cf))
+				return true;
+			continue;
+		}
+		struct instr *user = use->parent_instr;
+		if (user->type == INSTR_phi && user->block == exit)
+			continue;
+		if (!cf_node_is_inside(&user->block->cf, &u->loop->cf))
+			return true;
+	}
+	return false;
+}
+
+/* Number the loop's blocks, clear its instructions' copies, mark its
+ * values and those read after it. */
 static void prepare_list(struct unroll *u, struct list *list)
 {
 	foreach_cf_node(n, list) {
@@ -263,10 +385,32 @@ static void prepare_list(struct unroll *u, struct list *list)
 		foreach_instr(i, b) {
 			struct ssa_def *def = instr_def(i);
 			i->pass_data = NULL;
-			if (def && def->index < u->num_defs)
+			if (!def)
+				continue;
+			if (def->index < u->num_defs)
 				bitset_set(u->inside, def->index);
+			if (read_after(u, def))
+				array_push(&u->outs, ((struct live_out){ NULL, def }));
 		}
 	}
+}
+
+/*
+ * The terminator that nests the copies when the trip count is not exact
+ * (nir_opt_loop_unroll's process_loops): with two terminators and the
+ * limiting one exact, the other (complex_unroll); with one, itself
+ * (complex_unroll_single_terminator).  NULL when the count is exact
+ * (simple_unroll).
+ */
+static struct loop_terminator *nesting_terminator(struct loop_info *info)
+{
+	if (info->exact_trip_count)
+		return NULL;
+	if (info->num_terminators == 1)
+		return info->limiting;
+	if (info->num_terminators == 2 && info->limiting->exact)
+		return &info->terminators[info->limiting == &info->terminators[0]];
+	return NULL;
 }
 
 static struct block *unroll(struct cf_loop *loop)
@@ -275,10 +419,16 @@ static struct block *unroll(struct cf_loop *loop)
 	struct block *exit = cf_as_block(cf_node_next(&loop->cf));
 	struct block *header = cf_loop_header(loop), *latch = cf_list_last_block(&loop->body);
 	struct function *fn = before->fn;
-	struct unroll u = { .fn = fn, .loop = loop, .term = loop->info->limiting };
+	struct unroll u = { .fn = fn, .loop = loop, .term = loop->info->limiting,
+			    .nest = nesting_terminator(loop->info) };
 	int64_t trips = loop->info->trip_count;
 
 	u.num_defs = fn->ssa_alloc;
+	foreach_instr(i, exit) {
+		if (i->type != INSTR_phi)
+			break;
+		array_push(&u.outs, ((struct live_out){ instr_as_phi(i), NULL }));
+	}
 	u.inside = xcalloc(BITSET_WORDS(u.num_defs) + 1, sizeof(*u.inside));
 	prepare_list(&u, &loop->body);
 	u.bmap = xcalloc(u.num_blocks, sizeof(*u.bmap));
@@ -315,19 +465,11 @@ static struct block *unroll(struct cf_loop *loop)
 	}
 	free(next);
 
-	/* the exit's phis have one source, from the terminator's break */
-	foreach_instr_safe(i, exit) {
-		if (i->type != INSTR_phi)
-			break;
-		struct ssa_def *v = phi_single_src(instr_as_phi(i));
-		if (!v)
-			BUG("unroll: an exit phi with several sources");
-		ssa_def_rewrite_uses(instr_def(i), mapped(&u, v));
-		instr_remove(i);
-	}
-	rewrite_outside_uses(&u, &loop->body);
+	hand_on(&u);
 	struct block *merged = cf_remove(&loop->cf);
 	array_free(&u.fixups);
+	array_free(&u.outs);
+	array_free(&u.frames);
 	free(u.inside);
 	free(u.bmap);
 	return merged;
@@ -352,8 +494,13 @@ static bool has_loop(struct list *list)
 static bool can_unroll(struct cf_loop *loop)
 {
 	struct loop_info *info = loop->info;
-	if (loop->hint == LOOP_HINT_dont_unroll || !info->exact_trip_count || info->has_continue ||
-	    info->trip_count < 0 || info->trip_count > MAX_UNROLL_ITERATIONS)
+	if (loop->hint == LOOP_HINT_dont_unroll || !info->limiting || info->has_continue ||
+	    info->has_return || info->trip_count < 0 || info->trip_count > MAX_UNROLL_ITERATIONS)
+		return false;
+	/* every way out is a terminator; the count is exact, or one
+	 * terminator nests the copies */
+	if (info->num_breaks != info->num_terminators ||
+	    (!info->exact_trip_count && !nesting_terminator(info)))
 		return false;
 	/* a loop that still holds a loop is not unrolled unless it runs once
 	 * (nir_opt_loop_unroll's process_loops: has_nested_loop) */
