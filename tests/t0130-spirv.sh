@@ -159,4 +159,34 @@ test_expect 'all() and any() of vectors of 2, 3 and 4 components compile' '
 	grep -q "\"status\":\"ok\"" out
 '
 
+# Determinants and inverses are built as Mesa's vtn_glsl450.c builds them;
+# whatever the form, inverse(m) * (m * v) must give v back.
+cat >inverse.frag <<'EOF2'
+#version 450
+layout(location = 0) in vec4 a;
+layout(location = 1) in vec4 b;
+layout(location = 2) in vec4 c;
+layout(location = 3) in vec4 d;
+layout(location = 0) out vec4 o4;
+layout(location = 1) out vec4 o32;
+void main() {
+	vec4 v = vec4(1.0, 2.0, 3.0, 4.0);
+	mat4 m4 = mat4(a, b, c, d) + mat4(4.0);
+	mat3 m3 = mat3(a.xyz, b.xyz, c.xyz) + mat3(3.0);
+	mat2 m2 = mat2(a.xy, b.xy) + mat2(2.0);
+	o4 = inverse(m4) * (m4 * v);
+	o32 = vec4(inverse(m3) * (m3 * v.xyz), (inverse(m2) * (m2 * v.xy)).y + determinant(m2) * 0.0);
+}
+EOF2
+
+test_expect 'inverse(m) * (m * v) is v for 4x4, 3x3 and 2x2 matrices (interpreter)' '
+	for seed in 1 2 3 4 5; do
+		$SHDB compile --interp=$seed inverse.frag || return 1
+	done >out &&
+	awk "/^output [01] lane/ && !/nan|inf/ { for (i = 6; i <= NF; i += 2) { x = substr(\$i, 2) + 0;
+			want = (\$2 == 1 && i == 12) ? 2 : (i - 4) / 2;
+			if (x - want > 1e-3 * want || want - x > 1e-3 * want) bad++; n++ } }
+			END { exit !(n >= 64 && !bad) }" out || { grep ^output out; false; }
+'
+
 test_done

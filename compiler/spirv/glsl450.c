@@ -142,72 +142,89 @@ static struct ssa_def *cross(struct spv *r, struct ssa_def *a, struct ssa_def *c
 
 /* ---- matrices ---- */
 
-/* Element (column c, row r) of a matrix value, as a scalar. */
-static struct ssa_def *elem(struct spv *r, struct spv_val *m, unsigned c, unsigned row)
-{
-	return b_channel(&r->b, m->elems[c]->def, row);
-}
+/*
+ * Determinants and inverses as Mesa's vtn_glsl450.c builds them, vectors
+ * and all (the vec4 backends see the vectors): the determinant of an n×n
+ * matrix is col0 · (the n minors without column 0, row by row), as one
+ * vector fmul whose channels are summed in pairs, (p0 - p1) + (p2 - p3),
+ * each minor the same on its columns swizzled to drop the row.
+ */
+static struct ssa_def *det_cols(struct spv *r, struct ssa_def **cols, unsigned n);
 
-/* Determinant of the n×n submatrix of `m` on columns cols[] and rows rows[]. */
-static struct ssa_def *det_of(struct spv *r, struct spv_val *m, const unsigned *cols,
-			      const unsigned *rows, unsigned n)
+/* The determinant of the matrix `cols` (n columns) without one row and
+ * one column (build_mat_subdet). */
+static struct ssa_def *minor_det(struct spv *r, struct ssa_def **cols, unsigned n,
+				 unsigned row, unsigned col)
 {
 	struct builder *b = &r->b;
-	if (n == 1)
-		return elem(r, m, cols[0], rows[0]);
 	if (n == 2)
-		return b_fsub(b, b_fmul(b, elem(r, m, cols[0], rows[0]), elem(r, m, cols[1], rows[1])),
-			      b_fmul(b, elem(r, m, cols[1], rows[0]), elem(r, m, cols[0], rows[1])));
-	struct ssa_def *acc = NULL;
-	for (unsigned i = 0; i < n; i++) {
-		unsigned sub_cols[3], k = 0;
-		for (unsigned j = 0; j < n; j++)
-			if (j != i)
-				sub_cols[k++] = cols[j];
-		struct ssa_def *term = b_fmul(b, elem(r, m, cols[i], rows[0]),
-					      det_of(r, m, sub_cols, rows + 1, n - 1));
-		if (!acc)
-			acc = term;
-		else
-			acc = i & 1 ? b_fsub(b, acc, term) : b_fadd(b, acc, term);
+		return b_channel(b, cols[1 - col], 1 - row);
+	unsigned swiz[3];
+	for (unsigned j = 0; j < 3; j++)
+		swiz[j] = j + (j >= row);
+	struct ssa_def *sub[3];
+	for (unsigned j = 0; j < n; j++)
+		if (j != col)
+			sub[j - (j > col)] = b_swizzle(b, cols[j], swiz, n - 1);
+	return det_cols(r, sub, n - 1);
+}
+
+/* build_det */
+static struct ssa_def *det_cols(struct spv *r, struct ssa_def **cols, unsigned n)
+{
+	struct builder *b = &r->b;
+	struct ssa_def *minors[4] = { NULL }, *sum = NULL;
+	for (unsigned i = 0; i < n; i++)
+		minors[i] = minor_det(r, cols, n, i, 0);
+	struct ssa_def *prod = b_fmul(b, cols[0], b_vec(b, minors, n));
+	for (unsigned i = 0; i < n; i += 2) {
+		struct ssa_def *term = b_channel(b, prod, i);
+		if (i + 1 < n)
+			term = b_fsub(b, term, b_channel(b, prod, i + 1));
+		sum = sum ? b_fadd(b, sum, term) : term;
 	}
-	return acc;
+	return sum;
+}
+
+/* The columns of a square matrix value. */
+static unsigned matrix_cols(struct spv *r, struct spv_val *m, struct ssa_def **cols)
+{
+	if (!m->elems || m->type->kind != T_MATRIX || m->type->length != m->type->elem->length ||
+	    m->type->length < 2 || m->type->length > 4)
+		spv_fail(r, "the determinant or inverse of a non-square matrix");
+	for (unsigned c = 0; c < m->type->length; c++)
+		cols[c] = m->elems[c]->def;
+	return m->type->length;
 }
 
 static struct ssa_def *determinant(struct spv *r, struct spv_val *m)
 {
-	static const unsigned idx[] = { 0, 1, 2, 3 };
-	if (!m->elems || m->type->kind != T_MATRIX || m->type->length != m->type->elem->length)
-		spv_fail(r, "the determinant of a non-square matrix");
-	return det_of(r, m, idx, idx, m->type->length);
+	struct ssa_def *cols[4];
+	unsigned n = matrix_cols(r, m, cols);
+	return det_cols(r, cols, n);
 }
 
-/* inverse = adjugate / determinant. */
+/* inverse = adjugate × (1 / determinant), column by column (matrix_inverse). */
 static struct spv_val *inverse(struct spv *r, struct spv_val *m)
 {
 	struct builder *b = &r->b;
-	unsigned n = m->type->length;
-	struct ssa_def *det = determinant(r, m);
-	struct ssa_def *inv = b_frcp(b, det);
-	struct spv_val *res = spv_val_new(r, m->type);
+	struct ssa_def *cols[4], *adj[4];
+	unsigned n = matrix_cols(r, m, cols);
 	for (unsigned c = 0; c < n; c++) {
-		struct ssa_def *ch[4];
+		struct ssa_def *e[4];
 		for (unsigned row = 0; row < n; row++) {
-			/* result[c][row] = cofactor(row, c) / det: drop column row, row c */
-			unsigned cols[3], rows[3], kc = 0, kr = 0;
-			for (unsigned j = 0; j < n; j++)
-				if (j != row)
-					cols[kc++] = j;
-			for (unsigned j = 0; j < n; j++)
-				if (j != c)
-					rows[kr++] = j;
-			struct ssa_def *minor = det_of(r, m, cols, rows, n - 1);
+			e[row] = minor_det(r, cols, n, c, row);
 			if ((row + c) & 1)
-				minor = b_fneg(b, minor);
-			ch[row] = b_fmul(b, minor, inv);
+				e[row] = b_fneg(b, e[row]);
 		}
-		res->elems[c] = spv_val_def(r, m->type->elem, b_vec(b, ch, n));
+		adj[c] = b_vec(b, e, n);
 	}
+	struct ssa_def *inv = b_frcp(b, det_cols(r, cols, n));
+	static const unsigned xxxx[4] = { 0, 0, 0, 0 };
+	struct spv_val *res = spv_val_new(r, m->type);
+	for (unsigned c = 0; c < n; c++)
+		res->elems[c] = spv_val_def(r, m->type->elem,
+					    b_fmul(b, adj[c], b_swizzle(b, inv, xxxx, n)));
 	return res;
 }
 
@@ -381,7 +398,6 @@ void spv_glsl450(struct spv *r, uint32_t inst)
 		break;
 	case GLSLstd450MatrixInverse: {
 		struct spv_val *m = spv_get_val(r, spv_word(r, 5));
-		determinant(r, m);
 		spv_set_val(r, spv_result_id(r), inverse(r, m));
 		break;
 	}
