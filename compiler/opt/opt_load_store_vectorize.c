@@ -29,6 +29,7 @@
  */
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
+#include "compiler/opt/opt_util.h"
 #include "compiler/util/error.h"
 
 #include <stdlib.h>
@@ -67,32 +68,6 @@ static unsigned access_of(const struct intrinsic_instr *intr)
 	return intr->op == INTR_load_ubo ? 0 : (unsigned)intrinsic_get(intr, INTR_IDX_access);
 }
 
-/* The offset as base + constant: iadd(x, c) and a constant are seen through. */
-static void split_offset(struct ssa_def *o, struct ssa_def **base, int64_t *off)
-{
-	struct load_const_instr *lc = ssa_def_as_const(o);
-	if (lc) {
-		*base = NULL;
-		*off = (int64_t)(uint32_t)lc->value[0];
-		return;
-	}
-	*base = o;
-	*off = 0;
-	if (o->parent->type != INSTR_alu)
-		return;
-	struct alu_instr *add = instr_as_alu(o->parent);
-	if (add->op != OP_iadd || add->def.num_components != 1)
-		return;
-	for (unsigned k = 0; k < 2; k++) {
-		struct load_const_instr *c = ssa_def_as_const(add->src[k].src.ssa);
-		if (c && add->src[1 - k].src.ssa->num_components == 1) {
-			*base = add->src[1 - k].src.ssa;
-			*off = (int64_t)(int32_t)(uint32_t)c->value[add->src[k].swizzle[0]];
-			return;
-		}
-	}
-}
-
 static bool describe(struct intrinsic_instr *intr, struct access *a)
 {
 	a->intr = intr;
@@ -107,17 +82,8 @@ static bool describe(struct intrinsic_instr *intr, struct access *a)
 	if ((access_of(intr) & ACCESS_VOLATILE))
 		return false;
 	a->slot = slot_src(intr)->ssa;
-	split_offset(offset_src(intr)->ssa, &a->base, &a->off);
+	opt_split_offset(offset_src(intr)->ssa, &a->base, &a->off);
 	return true;
-}
-
-static bool same_value(struct ssa_def *x, struct ssa_def *y)
-{
-	if (x == y)
-		return true;
-	struct load_const_instr *a = x ? ssa_def_as_const(x) : NULL, *b = y ? ssa_def_as_const(y) : NULL;
-	return a && b && x->num_components == 1 && y->num_components == 1 &&
-	       x->bit_size == y->bit_size && a->value[0] == b->value[0];
 }
 
 /* Whether the bytes [off, off + len) of `a`'s buffer and base may be those
@@ -131,7 +97,7 @@ static bool may_alias(const struct access *a, struct intrinsic_instr *intr)
 	bool described = is_access(intr) && describe(intr, &b);
 	if (!described)
 		return true;	/* an atomic: somewhere in some buffer */
-	if (!same_value(a->slot, b.slot))
+	if (!opt_same_scalar(a->slot, b.slot))
 		return !((access_of(a->intr) & ACCESS_RESTRICT) && (acc & ACCESS_RESTRICT));
 	if (a->base != b.base)
 		return true;
@@ -200,7 +166,7 @@ static bool combine(struct shader *s, struct access *x, struct access *y,
 		    const struct vectorize_mem_options *o)
 {
 	if (x->store != y->store || x->intr->op != y->intr->op || x->bytes != y->bytes ||
-	    !same_value(x->slot, y->slot) || x->base != y->base)
+	    !opt_same_scalar(x->slot, y->slot) || x->base != y->base)
 		return false;
 	struct access *lo = x->off <= y->off ? x : y, *hi = lo == x ? y : x;
 	if (lo->off + (int64_t)(lo->n * lo->bytes) != hi->off)

@@ -334,3 +334,37 @@ bool block_has_phis(struct block *b)
 	struct instr *first = block_first_instr(b);
 	return first && first->type == INSTR_phi;
 }
+
+void opt_split_offset(struct ssa_def *o, struct ssa_def **base, int64_t *off)
+{
+	struct load_const_instr *lc = ssa_def_as_const(o);
+	if (lc) {
+		*base = NULL;
+		*off = (int64_t)(uint32_t)lc->value[0];
+		return;
+	}
+	*base = o;
+	*off = 0;
+	if (o->parent->type != INSTR_alu)
+		return;
+	struct alu_instr *add = instr_as_alu(o->parent);
+	if (add->op != OP_iadd || add->def.num_components != 1)
+		return;
+	for (unsigned k = 0; k < 2; k++) {
+		struct load_const_instr *c = ssa_def_as_const(add->src[k].src.ssa);
+		if (c && add->src[1 - k].src.ssa->num_components == 1) {
+			*base = add->src[1 - k].src.ssa;
+			*off = (int64_t)(int32_t)(uint32_t)c->value[add->src[k].swizzle[0]];
+			return;
+		}
+	}
+}
+
+bool opt_same_scalar(struct ssa_def *x, struct ssa_def *y)
+{
+	if (x == y)
+		return true;
+	struct load_const_instr *a = x ? ssa_def_as_const(x) : NULL, *b = y ? ssa_def_as_const(y) : NULL;
+	return a && b && x->num_components == 1 && y->num_components == 1 &&
+	       x->bit_size == y->bit_size && a->value[0] == b->value[0];
+}

@@ -41,6 +41,12 @@ struct ssa_def *opt_undef_def(struct shader *s, unsigned num_components, unsigne
 /* Remove an instruction; uses its value still has become undefs. */
 void opt_remove_instr(struct instr *i);
 
+/* A buffer offset as base + constant (`base` NULL: a constant), seeing
+ * through iadd(x, c). */
+void opt_split_offset(struct ssa_def *o, struct ssa_def **base, int64_t *off);
+/* The same value: one SSA value, or two equal scalar constants. */
+bool opt_same_scalar(struct ssa_def *x, struct ssa_def *y);
+
 /* Whether an ALU source reads its value's components 0..n-1 in order, n
  * being both the components read and the value's size. */
 bool alu_src_is_identity(const struct alu_instr *alu, unsigned src);
