@@ -31,7 +31,8 @@
  *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
- *	opt_fuse_ffma                (nir_opt_algebraic's fuse_ffma rules)
+ *	opt_fuse_ffma_scalar         (nir_opt_algebraic's fuse_ffma rules, after
+ *	                              Mesa's lower_alu_to_scalar: per component)
  *	ir3_nir_load_store_vectorize (the loop's nir_opt_load_store_vectorize:
  *	                              before it, and after it again with the
  *	                              loop once more if that combined any)
@@ -77,7 +78,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_mul_high);
 	PASS(progress, pl, lower_ldexp);
 	PASS(progress, pl, lower_ir3_alu, t);
-	PASS(progress, pl, opt_fuse_ffma);
+	PASS(progress, pl, opt_fuse_ffma_scalar);
 	PASS(progress, pl, ir3_nir_load_store_vectorize, t);
 	opt_loop(pl);
 	/* what the loop folded (offsets of lowered system values) may make

@@ -12,6 +12,12 @@
  * rewrite rounds once instead of twice; NoContraction/precise forbid it).
  * fsub(x, y) is fadd(x, -y).  The sources of the add are tried in order,
  * as the search of a commutative pattern does.
+ *
+ * opt_fuse_ffma_scalar is the same for a scalar ISA (ir3), where Mesa fuses
+ * after nir_lower_alu_to_scalar: each component of a vector multiply is a
+ * multiply of its own there, so "used once" is per component — the add may
+ * take the components it reads of a product whose other components others
+ * read (a determinant's fmul(col0, minors) feeding fsub(p.x, p.y)).
  */
 #include "compiler/ir/builder.h"
 #include "compiler/opt/opt.h"
@@ -30,8 +36,27 @@ static struct alu_instr *single_use_alu(struct ssa_def *d)
 	return alu->exact ? NULL : alu;
 }
 
+/* Whether every component of `mul` that the add's components `swz` read is
+ * read there once and by nothing else (a whole-value use reads them all). */
+static bool components_used_once(struct alu_instr *mul, const uint8_t *swz, unsigned n)
+{
+	unsigned reads[16] = { 0 };
+	foreach_use(use, &mul->def) {
+		if (use->parent_if || use->parent_instr->type != INSTR_alu)
+			return false;
+		struct alu_instr *user = instr_as_alu(use->parent_instr);
+		unsigned k = (unsigned)(container_of(use, struct alu_src, src) - user->src);
+		for (unsigned c = 0; c < alu_src_components(user, k); c++)
+			reads[user->src[k].swizzle[c] & 15]++;
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (reads[swz[k] & 15] != 1)
+			return false;
+	return true;
+}
+
 /* Source `i` of `add` as fmul, fneg(fmul), fabs(fmul) or fneg(fabs(fmul)). */
-static bool match_mul(struct alu_instr *add, unsigned i, struct mul_chain *m)
+static bool match_mul(struct alu_instr *add, unsigned i, struct mul_chain *m, bool scalar)
 {
 	unsigned n = add->def.num_components;
 	for (unsigned k = 0; k < n; k++)
@@ -51,6 +76,13 @@ static bool match_mul(struct alu_instr *add, unsigned i, struct mul_chain *m)
 		a = single_use_alu(a->src[0].src.ssa);
 	}
 	m->mul = a && a->op == OP_fmul ? a : NULL;
+	if (!m->mul && scalar && !m->neg && !m->abs) {
+		/* a product whose other components others read */
+		struct ssa_def *d = add->src[i].src.ssa;
+		struct alu_instr *mul = d->parent->type == INSTR_alu ? instr_as_alu(d->parent) : NULL;
+		if (mul && mul->op == OP_fmul && !mul->exact && components_used_once(mul, m->swz, n))
+			m->mul = mul;
+	}
 	return m->mul != NULL;
 }
 
@@ -63,14 +95,14 @@ static struct ssa_def *mul_src(struct builder *b, const struct mul_chain *m, uns
 	return b_swizzle(b, m->mul->src[j].src.ssa, sw, n);
 }
 
-static bool fuse(struct builder *b, struct alu_instr *add)
+static bool fuse(struct builder *b, struct alu_instr *add, bool scalar)
 {
 	if (add->exact || (add->op != OP_fadd && add->op != OP_fsub))
 		return false;
 	unsigned n = add->def.num_components;
 	struct mul_chain m;
 	for (unsigned i = 0; i < 2; i++) {
-		if (!match_mul(add, i, &m))
+		if (!match_mul(add, i, &m, scalar))
 			continue;
 		/* fsub(x, mul) negates the product, fsub(mul, y) the addend */
 		bool neg = m.neg ^ (add->op == OP_fsub && i == 1);
@@ -94,7 +126,7 @@ static bool fuse(struct builder *b, struct alu_instr *add)
 	return false;
 }
 
-bool opt_fuse_ffma(struct shader *s)
+static bool fuse_all(struct shader *s, bool scalar)
 {
 	bool progress = false;
 	struct builder b;
@@ -103,7 +135,17 @@ bool opt_fuse_ffma(struct shader *s)
 			if (in->type != INSTR_alu)
 				continue;
 			builder_init(&b, s, cursor_before_instr(in));
-			progress |= fuse(&b, instr_as_alu(in));
+			progress |= fuse(&b, instr_as_alu(in), scalar);
 		}
 	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+}
+
+bool opt_fuse_ffma(struct shader *s)
+{
+	return fuse_all(s, false);
+}
+
+bool opt_fuse_ffma_scalar(struct shader *s)
+{
+	return fuse_all(s, true);
 }
