@@ -114,4 +114,16 @@ test_expect '40,000 ifs in a row through the optimisation passes' '
 	! grep -q "if %" out && test "$(grep -c bcsel out)" = 40000
 '
 
+# opt_copy_prop_mem collected a loop's writes with a walk that walked each
+# nested loop twice: 2^depth walks (22 levels took 14 s, 60 would not end)
+test_expect '60 nested loops storing to a buffer' '
+	{ printf "%s\n" "#version 450" "layout(local_size_x = 1) in;" \
+		"layout(std430, binding = 0) buffer B { int n; float d[]; };" "void main() {"
+	  for i in $(seq 60); do printf "for (int i$i = 0; i$i < n; i$i++) {\n"; done
+	  printf "d[i60] = d[i1] + 1.0;\n"
+	  for i in $(seq 60); do printf "}\n"; done; printf "}\n"
+	} >deep.comp &&
+	$GUARD $SHDB compile -t a630 --stats deep.comp >out && grep -q "\"loops\":60" out
+'
+
 test_done

@@ -253,8 +253,15 @@ static void walk_list(struct walk *w, known_set *set, struct list *list)
 			break;
 		}
 		case CF_LOOP: {
-			/* what the loop may write is stale in its body already */
 			struct walk scan = { .scan = true }, body;
+			if (w->scan) {
+				/* collecting writes needs one walk of the body,
+				 * not two per level of nesting (2^depth walks) */
+				walk_nested(w, set, &cf_as_loop(n)->body, &body);
+				apply_nested(w, set, &body);
+				break;
+			}
+			/* what the loop may write is stale in its body already */
 			known_set none = { 0 };
 			walk_list(&scan, &none, &cf_as_loop(n)->body);
 			array_free(&none);
