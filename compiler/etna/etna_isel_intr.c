@@ -401,6 +401,36 @@ static void emit_kill(struct isel *c, struct intrinsic_instr *intr, bool conditi
 	in->src[0] = esel_src(c, intr->src[0].ssa, xxxx);
 }
 
+/* Whether an input read can be handed on as an output in its own register:
+ * Mesa's etnaviv loads an input whole (nir_opt_shrink_vectors drops only
+ * the components past the last one read), so a part of it that is stored
+ * is a swizzling mov's result there, a register of its own.  Ours reads
+ * inputs by component: one that does not start at .x of its register, or
+ * is narrower than what the shader reads of that input, is moved too. */
+static bool input_is_whole(const struct isel *c, const struct intrinsic_instr *load)
+{
+	if (intrinsic_get(load, INTR_IDX_component) != 0)
+		return false;
+	unsigned base = (unsigned)intrinsic_get(load, INTR_IDX_base);
+	uint32_t slot = 0, other = 0;
+	const_u32(load->src[0].ssa, &slot);
+	unsigned extent = 0;
+	foreach_block(b, c->ir->fn)
+		foreach_instr(in, b) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			const struct intrinsic_instr *l = instr_as_intrinsic(in);
+			if (l->op != INTR_load_input ||
+			    (unsigned)intrinsic_get(l, INTR_IDX_base) != base ||
+			    !const_u32(l->src[0].ssa, &other) || other != slot)
+				continue;
+			unsigned end = (unsigned)intrinsic_get(l, INTR_IDX_component) +
+				       l->def.num_components;
+			extent = end > extent ? end : extent;
+		}
+	return load->def.num_components >= extent;
+}
+
 /* The output's value: a register the stage hands on whole. */
 static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 {
@@ -416,7 +446,10 @@ static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 	const struct ssa_def *v = intr->src[0].ssa;
 	const struct isel_def *d = isel_def(c, v);
 	struct etna_src src;
-	if (d->kind != ISEL_TEMP || (depth && v->parent->type != INSTR_alu)) {
+	bool part = v->parent->type == INSTR_intrinsic &&
+		    instr_as_intrinsic(v->parent)->op == INTR_load_input &&
+		    !input_is_whole(c, instr_as_intrinsic(v->parent));
+	if (d->kind != ISEL_TEMP || part || (depth && v->parent->type != INSTR_alu)) {
 		unsigned copy = etna_value_create(c->s, v->num_components);
 		struct etna_instr *mov = esel_emit(c, ETNA_OP_mov);
 		mov->dst = (struct etna_dst){ .file = ETNA_FILE_TEMP, .value = copy,

@@ -9,7 +9,8 @@
  *  - a per-component or scalar instruction reads, for each channel it
  *    writes, its sources at the channels their swizzles give;
  *  - dp2/3/4 read their sources' first 2/3/4 channels, texture fetches,
- *    loads and outputs as many as the value has, branches and kills one;
+ *    loads and outputs as many as the value has (outputs at channels
+ *    x, y, …: the register is handed on as it is), branches and kills one;
  *  - inputs are in their registers from the start (the channels of an
  *    input register hold that input register's channels, whichever values
  *    read them: two loads of one input, a vector and one of its
@@ -134,6 +135,15 @@ static void check_reads(struct vstate *v, const uint32_t *st, const struct etna_
 				check(v, st, in, &one, p);
 				if (f & ETNA_SCALAR)
 					break;
+			}
+		} else if (in->opc == ETNA_OP_output &&
+			   s->values.data[src.value].vreg != ETNA_VREG_FRAG_DEPTH) {
+			/* the hardware hands on the register, unswizzled
+			 * (the fragment depth: t0.z) */
+			for (unsigned p = 0; p < n && p < 4; p++) {
+				struct etna_src one = src;
+				one.swiz[p] = (uint8_t)p;
+				check(v, st, in, &one, p);
 			}
 		} else {
 			for (unsigned p = 0; p < n && p < 4; p++)
