@@ -425,6 +425,14 @@ static inline bool ir3_is_sfu(const struct ir3_instruction *i) { return ir3_cat(
 static inline bool ir3_is_tex(const struct ir3_instruction *i) { return ir3_cat(i) == 5; }
 static inline bool ir3_is_mem(const struct ir3_instruction *i) { return ir3_cat(i) == 6; }
 static inline bool ir3_is_barrier(const struct ir3_instruction *i) { return ir3_cat(i) == 7; }
+/* A cat7 barrier the next instruction of its block waits for with (ss)(sy)
+ * (Mesa's legalize_block): not alias, nor a7xx's lock/unlock, which Mesa
+ * adds after legalisation and leaves unlock and end bare after. */
+static inline bool ir3_syncs_next(const struct ir3_instruction *i)
+{
+	return ir3_is_barrier(i) && i->opc != OPC_ALIAS && i->opc != OPC_LOCK &&
+	       i->opc != OPC_UNLOCK;
+}
 static inline bool ir3_has_flag(const struct ir3_instruction *i, unsigned f)
 {
 	return (ir3_op(i->opc)->flags & f) != 0;

@@ -78,6 +78,9 @@ struct ir3_info {
 					   primitive id at bit 16 of its header */
 	bool predtf_nop_quirk;
 	bool prede_nop_quirk;
+	bool cs_lock_unlock;		/* a7xx: lock/unlock before a compute shader's
+					   end (Mesa 24.3: gen >= 7; [new]: the
+					   cs_lock_unlock_quirk of a7xx gen1 only) */
 
 	/* instructions and encodings (Mesa: the field of the same name in
 	 * ir3_compiler.h, else the generation test it replaces) */

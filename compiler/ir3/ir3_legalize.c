@@ -30,6 +30,7 @@
  *     `br` to the end (branchstack + 1); (eq) on a nop after the last
  *     instruction that needs helper invocations (a6xx+ with pixlod).
  *  4. (jp) on join points, jump offsets.
+ *  5. a7xx compute: lock/unlock before the end (cs_lock_unlock).
  *
  * Meta instructions stay in place (they emit nothing) so the verifiers can
  * see the values they define; every rule here looks past them.
@@ -188,7 +189,7 @@ static void sync_update(struct lctx *c, struct lstate *s, struct ir3_instruction
 		apply_ss(s);
 	if (n->flags & IR3_INSTR_SY)
 		apply_sy(s);
-	s->force_ss = s->force_sy = ir3_is_barrier(n) && n->opc != OPC_ALIAS;
+	s->force_ss = s->force_sy = ir3_syncs_next(n);
 
 	struct ir3_register *d0 = n->ndst ? n->dsts[0] : NULL;
 	if (d0 && !is_gpr(d0))
@@ -959,6 +960,29 @@ static void dummy_bary(struct ir3 *ir)
 		ir3_instr_append(ir->first, i);
 }
 
+/* a7xx compute: `(ss)(sy)(jp)lock` and `unlock` just before the end, placed
+ * after legalisation as Mesa's ir3_compile_shader_nir places them (its
+ * flags set by hand: nothing after them needs waiting for). */
+static void cs_lock_unlock(struct ir3 *ir)
+{
+	struct ir3_instruction *end = NULL, *prev = NULL;
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if (i->opc == OPC_END) {
+				end = i;
+				break;
+			}
+			if (!ir3_is_meta(i))
+				prev = i;
+		}
+	if (!end || (prev && prev->opc == OPC_UNLOCK))	/* none, or legalised already */
+		return;
+	struct ir3_instruction *lock = ir3_instr_new(ir, OPC_LOCK, 0, 0);
+	lock->flags |= IR3_INSTR_SS | IR3_INSTR_SY | IR3_INSTR_JP;
+	ir3_instr_insert_before(end, lock);
+	ir3_instr_insert_before(end, ir3_instr_new(ir, OPC_UNLOCK, 0, 0));
+}
+
 bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 {
 	struct arena a = ARENA_INIT;
@@ -1012,6 +1036,8 @@ bool ir3_legalize(struct ir3 *ir, unsigned *branchstack)
 	}
 
 	mark_join_points(ir);
+	if (ir->stage == STAGE_COMPUTE && c.t->cs_lock_unlock)
+		cs_lock_unlock(ir);
 	count_instructions(ir);
 	ir->legalized = true;
 	arena_release(&a);

@@ -127,7 +127,9 @@ static void check_instr(struct vctx *v, struct ir3_block *b, struct ir3_instruct
 		fail(v, "(rpt%u)nop: at most (rpt5)", i->repeat);
 	if (i->nop && (i->nop > 3 || (op->cat != 2 && op->cat != 3) || i->repeat))
 		fail(v, "(nop%u) only on cat2/cat3 without repeat, at most 3", i->nop);
-	if ((i->flags & IR3_INSTR_SS) && !ir3_supports_ss(i))
+	/* cat7 encodes (ss) too, set by hand on lock (legalisation itself
+	 * puts its (ss) only where ir3_supports_ss allows) */
+	if ((i->flags & IR3_INSTR_SS) && !ir3_supports_ss(i) && op->cat != 7)
 		fail(v, "%s has no (ss) bit", op->name);
 	v->instr = NULL;
 }

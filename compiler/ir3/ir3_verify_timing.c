@@ -278,7 +278,7 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 	if (ir3_is_meta(i))
 		return;
 	unsigned f = i->flags;
-	if ((f & IR3_INSTR_SS) && ir3_cat(i) >= 5 && i->opc != OPC_ALIAS)
+	if ((f & IR3_INSTR_SS) && (ir3_cat(i) == 5 || ir3_cat(i) == 6))
 		fail(c, i, "cat%u has no (ss) bit", ir3_cat(i));
 	/* after a barrier both syncs come before anything but a nop carrying them */
 	if (f & IR3_INSTR_SS)
@@ -337,7 +337,7 @@ static void run_instr(struct tctx *c, struct tstate *s, const struct ir3_instruc
 	}
 
 	/* what this instruction leaves pending */
-	if (ir3_cat(i) == 7 && i->opc != OPC_ALIAS)
+	if (ir3_syncs_next(i))
 		s->barrier_ss = s->barrier_sy = true;
 	else if (i->opc != OPC_NOP)
 		s->barrier_ss = s->barrier_sy = false;

@@ -533,7 +533,7 @@ static void timing_after(struct srun *r, uint32_t pc)
 	struct stiming *t = w->t;
 	if (i->opc == OPC_ALIAS)
 		return;
-	if (ir3_cat(i) == 7) {
+	if (ir3_syncs_next(i)) {
 		t->barrier_ss = t->barrier_sy = true;
 		t->barrier_block = r->sim->prog[pc].block;
 	}
@@ -739,6 +739,9 @@ static void exec_cat7(struct srun *r, uint32_t pc)
 	}
 	if (i->opc == OPC_BAR)
 		r->wave->at_barrier = true;
+	/* the rest change nothing a shader computes: fence, the caches' and
+	 * a7xx's lock/unlock before a compute shader's end (a hardware
+	 * workaround, no data of its own) */
 }
 
 /* ------------------------------------------------------------------ */
@@ -906,7 +909,7 @@ static bool supported(const struct ir3_instruction *i)
 	case OPC_GETPOS: case OPC_GETBUF: case OPC_CONV: case OPC_CONVM: case OPC_SAMGP0:
 	case OPC_SAMGP1: case OPC_SAMGP2: case OPC_SAMGP3: case OPC_RGETINFO:
 	case OPC_BRCST_ACTIVE: case OPC_TCINV: case OPC_GETSPID: case OPC_GETWID:
-	case OPC_STSC: case OPC_SLEEP: case OPC_ICINV: case OPC_LOCK: case OPC_UNLOCK:
+	case OPC_STSC: case OPC_SLEEP: case OPC_ICINV:
 		return false;
 	default:
 		break;
