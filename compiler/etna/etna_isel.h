@@ -59,6 +59,9 @@ struct isel {
 	unsigned *input_slot;		/* by input declaration: its register, or ~0 */
 	unsigned point_coord_slot;	/* FS: gl_PointCoord's register, or ~0 */
 	unsigned num_inputs;		/* input registers */
+	unsigned cull_offset;		/* FS: the cull distances' first element in the
+					   compact clip/cull array (the clip
+					   distances' declared size) */
 };
 
 __attribute__((format(printf, 2, 3)))

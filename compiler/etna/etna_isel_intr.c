@@ -77,8 +77,37 @@ static unsigned slot_reg_find(const struct slot_reg *t, unsigned n, int location
 	return ~0u;
 }
 
-/* Mesa's VARYING_SLOT_PNTC comes before the generic varyings. */
-#define POINT_COORD_LOCATION (-1)
+/* Where Mesa's gl_varying_slot puts the built-in inputs, relative to the
+ * first generic varying (VARYING_SLOT_VAR0 = 32): driver locations follow
+ * that order, so built-ins take the registers before the generic ones. */
+#define CLIP_DIST_LOCATION (17 - 32)
+#define POINT_COORD_LOCATION (25 - 32)
+
+static bool is_clip_cull(const struct io_decl *d)
+{
+	return d->builtin == BUILTIN_clip_distance || d->builtin == BUILTIN_cull_distance;
+}
+
+static int input_location(const struct io_decl *d)
+{
+	switch (d->builtin) {
+	case BUILTIN_none: return d->location;
+	case BUILTIN_clip_distance: case BUILTIN_cull_distance: return CLIP_DIST_LOCATION;
+	case BUILTIN_primitive_id: return 21 - 32;
+	case BUILTIN_layer: return 22 - 32;
+	case BUILTIN_viewport: return 23 - 32;
+	default: return 0 - 32;
+	}
+}
+
+/* Clip and cull distances are one compact array, as
+ * nir_lower_clip_cull_distance_arrays makes them: the clip distances, then
+ * the cull distances, four to a register.  The element of `decl`'s array
+ * element `index` in that array. */
+static unsigned clip_cull_element(const struct isel *c, const struct io_decl *decl, unsigned index)
+{
+	return decl->builtin == BUILTIN_cull_distance ? c->cull_offset + index : index;
+}
 
 static void assign_inputs(struct isel *c)
 {
@@ -97,11 +126,28 @@ static void assign_inputs(struct isel *c)
 			}
 			point_coord |= intr->op == INTR_load_point_coord;
 		}
+	/* the clip and cull distances: one entry for both, the clip
+	 * distances' declared size before the cull distances */
+	unsigned clip_cull = ~0u, elements = 0;
+	c->cull_offset = 0;
+	for (unsigned i = 0; i < s->num_inputs; i++)
+		if (s->inputs[i]->builtin == BUILTIN_clip_distance)
+			c->cull_offset = decl_num_slots(s->inputs[i]->array_size);
+	for (unsigned i = 0; i < s->num_inputs; i++) {
+		if (!is_clip_cull(s->inputs[i]))
+			continue;
+		unsigned end = clip_cull_element(c, s->inputs[i],
+						 decl_num_slots(s->inputs[i]->array_size));
+		elements = end > elements ? end : elements;
+		if (used[i] && clip_cull == ~0u)
+			clip_cull = i;
+	}
+	unsigned clip_cull_slots = (elements + 3) / 4;
 	struct input_order *order = xcalloc(s->num_inputs + 1, sizeof(*order));
 	unsigned n = 0;
 	for (unsigned i = 0; i < s->num_inputs; i++)
-		if (used[i])
-			order[n++] = (struct input_order){ s->inputs[i]->location,
+		if (used[i] && (!is_clip_cull(s->inputs[i]) || i == clip_cull))
+			order[n++] = (struct input_order){ input_location(s->inputs[i]),
 							   s->inputs[i]->component, i };
 	if (point_coord)
 		order[n++] = (struct input_order){ POINT_COORD_LOCATION, 0, ~0u };
@@ -114,10 +160,11 @@ static void assign_inputs(struct isel *c)
 	 * (an array, a matrix: one per element), unless an earlier one holds
 	 * its location (components packed in one slot): then it shares that
 	 * register, and slots past the earlier input's take new ones */
+#define SLOTS(d) ((d) == clip_cull ? clip_cull_slots : decl_num_slots(s->inputs[d]->array_size))
 	size_t total = 1;
 	for (unsigned k = 0; k < n; k++)
 		if (order[k].decl != ~0u)
-			total += decl_num_slots(s->inputs[order[k].decl]->array_size);
+			total += SLOTS(order[k].decl);
 	struct slot_reg *taken = xcalloc(total, sizeof(*taken));
 	unsigned num_taken = 0, reg = 0;
 	for (unsigned k = 0; k < n; k++) {
@@ -125,7 +172,7 @@ static void assign_inputs(struct isel *c)
 			c->point_coord_slot = reg++;
 			continue;
 		}
-		unsigned slots = decl_num_slots(s->inputs[order[k].decl]->array_size);
+		unsigned slots = SLOTS(order[k].decl);
 		int loc = order[k].location;
 		unsigned first = ~0u;
 		for (unsigned i = 0; i < slots && first == ~0u; i++) {
@@ -143,6 +190,10 @@ static void assign_inputs(struct isel *c)
 			taken[num_taken++] = (struct slot_reg){ loc + (int)i, r };
 		}
 	}
+#undef SLOTS
+	for (unsigned i = 0; i < s->num_inputs && clip_cull != ~0u; i++)
+		if (is_clip_cull(s->inputs[i]))
+			c->input_slot[i] = c->input_slot[clip_cull];
 	c->num_inputs = reg;
 	c->s->num_inputs = reg;
 	free(taken);
@@ -498,7 +549,14 @@ void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 				   comp);
 			return;
 		}
-		emit_input(c, intr, base < c->ir->num_inputs ? c->input_slot[base] + slot : 0,
+		const struct io_decl *decl = base < c->ir->num_inputs ? c->ir->inputs[base] : NULL;
+		if (decl && is_clip_cull(decl)) {
+			/* one component of the compact array */
+			unsigned e = clip_cull_element(c, decl, slot);
+			slot = e / 4;
+			comp += e % 4;
+		}
+		emit_input(c, intr, decl ? c->input_slot[base] + slot : 0,
 			   etna_input_type(comp, intr->def.num_components));
 		return;
 	}
