@@ -124,6 +124,7 @@ void opt_loop(struct pipeline *pl)
 		PASS(progress, pl, opt_algebraic);
 		PASS(progress, pl, opt_constant_folding);
 		PASS(progress, pl, opt_dead_cf);
+		PASS(progress, pl, opt_loop_jumps);
 		PASS(progress, pl, opt_loop_unroll);
 		PASS(progress, pl, opt_remove_phis);
 		PASS(progress, pl, opt_undef);
