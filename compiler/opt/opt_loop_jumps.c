@@ -10,14 +10,19 @@
  *    the values the target's phis took from the two branches meet in phis
  *    after the if;
  *  - a continue at the very end of a loop's body goes (falling off the end
- *    continues anyway: opt_loop_last_block's trivial continue).
+ *    continues anyway: opt_loop_last_block's trivial continue);
+ *  - a block ending in a break or continue right after an if one of whose
+ *    branches ends in the same jump moves into the other branch, whose
+ *    jump is then trivial (opt_loop_last_block):
+ *	if %c { X; break } else { E }  M; break	=>	if %c { X } else { E; M } break
+ *    the form UE4's DXC code gives its select-like loops.
  *
  * A loop whose body then ends in its only break, `loop { A; if … ; break }`
  * (a switch lowered to a do-while(false), SPIR-V's selection constructs
  * that end in OpUnreachable), is left for opt_dead_cf to inline.
  *
- * Not done (yet): the rest of opt_loop_last_block (trivial jumps at the
- * ends of branches, a block's jump merged into an earlier if),
+ * Not done (yet): the rest of opt_loop_last_block (control flow between
+ * the if and the jump, earlier ifs, trivial jumps of nested branches),
  * opt_loop_terminator, opt_loop_peel_initial_break and
  * opt_loop_merge_terminators.
  */
@@ -102,6 +107,107 @@ static bool trivial_continue(struct cf_loop *loop)
 	return true;
 }
 
+/* `x`'s jump to `t` went: it now falls into `y`, which goes to `t` (ends
+ * in a jump of the same kind, or is the end of the loop's body for a
+ * continue).  The values `t`'s phis took from `x` come through `y`, joined
+ * in phis there with what `y` handed on for its other predecessors. */
+static void route_phis(struct block *t, struct block *x, struct block *y)
+{
+	unsigned n;
+	struct block *const *preds = block_preds(y, &n);
+	foreach_instr(i, t) {
+		if (i->type != INSTR_phi)
+			break;
+		struct phi_instr *phi = instr_as_phi(i);
+		struct phi_src *px = phi_get_src(phi, x), *py = phi_get_src(phi, y);
+		struct ssa_def *undef = NULL;
+		if (!px || !py)
+			undef = opt_undef_def(i->shader, phi->def.num_components, phi->def.bit_size);
+		struct ssa_def *vx = px ? px->src.ssa : undef, *vy = py ? py->src.ssa : undef;
+		struct phi_instr *join = phi_instr_create(i->shader);
+		ssa_def_init(&join->instr, &join->def, phi->def.num_components, phi->def.bit_size);
+		for (unsigned k = 0; k < n; k++)
+			phi_add_src(join, preds[k], preds[k] == x ? vx : vy);
+		instr_insert(cursor_after_phis(y), &join->instr);
+		if (px)
+			phi_remove_src(phi, px);
+		if (py)
+			phi_remove_src(phi, py);
+		phi_add_src(phi, y, &join->def);
+	}
+}
+
+/* Whether every use of what `b`'s instructions define is in `b` or a
+ * source of one of `t`'s phis from `b`: what moving them elsewhere keeps
+ * valid, since phis then route them. */
+static bool uses_stay(struct block *b, struct block *t)
+{
+	foreach_instr(i, b) {
+		struct ssa_def *def = instr_def(i);
+		if (!def)
+			continue;
+		foreach_use(u, def) {
+			struct instr *user = u->parent_instr;
+			if (!user)
+				return false;	/* an if's condition */
+			if (user->block == b)
+				continue;
+			if (user->type == INSTR_phi && user->block == t) {
+				struct phi_src *ps = container_of(u, struct phi_src, src);
+				if (ps->pred == b)
+					continue;
+			}
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Mesa's opt_loop_last_block for the if right before `b`: `b` ends in a
+ * break or continue (or, `loop_end`, is the end of the loop's body, which
+ * continues), and one branch of the if ends in the same jump:
+ *	if %c { X; break } else { E }  M; break	=>	if %c { X } else { E; M } break
+ * M moves to the end of the other branch, then the branch's jump is
+ * trivial and goes.  Only M in the one block `b` (Mesa also moves control
+ * flow), and only when what M defines is read by `b` or handed on to the
+ * jump's target.
+ */
+static bool merge_into_if(struct block *b, bool loop_end)
+{
+	if (block_num_preds(b) == 0 || block_has_phis(b))
+		return false;
+	struct jump_instr *j = block_jump(b);
+	enum jump_type type;
+	if (j && (j->type == JUMP_break || j->type == JUMP_continue))
+		type = j->type;
+	else if (!j && loop_end)
+		type = JUMP_continue;
+	else
+		return false;
+	struct cf_node *prev = cf_node_prev(&b->cf);
+	if (!prev || prev->type != CF_IF)
+		return false;
+	struct cf_if *nif = cf_as_if(prev);
+	struct block *lt = cf_list_last_block(&nif->then_list);
+	struct block *le = cf_list_last_block(&nif->else_list);
+	bool then_j = is_jump(lt, type), else_j = is_jump(le, type);
+	if (then_j == else_j)
+		return false;	/* neither; both: merge_break_continue's */
+	struct block *x = then_j ? lt : le, *other = then_j ? le : lt;
+	struct block *t = block_succ(x, 0);
+	if (block_ends_in_jump(other) || !uses_stay(b, t))
+		return false;
+	/* M to the end of the other branch */
+	foreach_instr_safe(i, b)
+		if (i->type != INSTR_jump)
+			instr_move(cursor_after_block(other), i);
+	/* the branch's jump is trivial now */
+	instr_remove(&block_jump(x)->instr);
+	route_phis(t, x, b);
+	return true;
+}
+
 static bool loop_cf_list(struct list *list);
 
 static bool loop_cf_node(struct cf_node *n)
@@ -124,9 +230,17 @@ static bool loop_cf_node(struct cf_node *n)
 /* Make one change in `list`; returns whether it did. */
 static bool loop_cf_list(struct list *list)
 {
-	foreach_cf_node(n, list)
+	foreach_cf_node(n, list) {
+		if (n->type == CF_BLOCK) {
+			struct block *b = cf_as_block(n);
+			bool loop_end = !cf_node_next(n) && n->parent && n->parent->type == CF_LOOP;
+			if (merge_into_if(b, loop_end))
+				return true;
+			continue;
+		}
 		if (loop_cf_node(n))
 			return true;
+	}
 	return false;
 }
 
