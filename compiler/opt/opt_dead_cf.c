@@ -11,9 +11,10 @@
  *    reads become undefs (opt_util.h).
  *  - An if whose branches are both empty, when the phis after it (if any)
  *    take the same value from both, is removed.
- *  - A loop that never loops — its body ends in its only break and has no
- *    continue — becomes its body:
+ *  - A loop that never loops — its body ends in its only break, or in a
+ *    return with no break, and has no continue — becomes its body:
  *	loop { A; break }	=>	A
+ *	loop { A; return }	=>	A; return
  *  - A dead loop is removed: one that has no side effect and no return,
  *    and whose values nothing after it reads — whether or not it is sure
  *    to end, as Mesa's node_is_dead (a loop that could only spin forever
@@ -96,15 +97,25 @@ static bool loop_never_loops(struct cf_loop *loop)
 	struct block *last = cf_list_last_block(&loop->body);
 	struct jump_instr *j = block_jump(last);
 	metadata_require(last->fn, META_LOOP_ANALYSIS);
-	if (!j || j->type != JUMP_break || loop->info->num_breaks != 1 || loop->info->has_continue)
+	if (!j || loop->info->has_continue)
 		return false;
+	if (j->type == JUMP_break ? loop->info->num_breaks != 1 : loop->info->num_breaks != 0)
+		return false;
+	if (j->type == JUMP_return) {
+		/* loop { A; return }: nothing after the loop runs (its block is
+		 * emptied first, as unreachable code) */
+		struct block *after = block_after(&loop->cf);
+		if (block_first_instr(after) || cf_node_next(&after->cf))
+			return false;
+	}
 	/* the header's only predecessor is the block before the loop, the
 	 * exit's only one the last block */
 	block_remove_single_src_phis(cf_loop_header(loop));
 	block_remove_single_src_phis(block_after(&loop->cf));
 	if (block_has_phis(cf_loop_header(loop)) || block_has_phis(block_after(&loop->cf)))
 		BUG("a loop without back edge has phis of several sources");
-	instr_remove(&j->instr);
+	if (j->type == JUMP_break)
+		instr_remove(&j->instr);
 	cf_inline_list(&loop->cf, &loop->body);
 	return true;
 }
