@@ -821,6 +821,13 @@ static void parse_instr(struct parser *p, char *line)
 	struct ir3_instruction *i = parse_opcode(p, word);
 	if (!i)
 		return;
+	if (!p->ir->legalized && p->cur->succ[0] && !ir3_is_terminator(i)) {
+		/* the block's branch ends it: anything after it would need a
+		 * third successor (a fall-through); a second branch is said
+		 * below */
+		perr(p, "an instruction after the block's branch");
+		return;
+	}
 	i->flags |= flags;
 	i->repeat = repeat;
 	i->nop = nop;

@@ -122,6 +122,9 @@ int main(void)
 	check_error("stage frag\nb0:\n\tjump b7\n", "unknown block 'b7'", "unknown blocks");
 	check_error("stage frag\nb0:\n\tjump b1\n\tjump b1\nb1:\n\tend\n",
 		    "t.mir:4: error: a second branch in one block", "two branches in a block (fuzz)");
+	check_error("stage frag\nb0:\n\t%0 = input\n\tjump b1\n\t%1 = mov.f32f32 %0\nb1:\n\tend\n",
+		    "t.mir:5: error: an instruction after the block's branch",
+		    "an instruction after a block's branch (fuzz)");
 	check_error("stage frag\nlegalized\nb0:\n\tbr p0.x, b2\n\tbr p0.y, b3\nb1:\n\tend\n"
 		    "b2:\n\tend\nb3:\n\tend\n",
 		    "t.mir:5: error: block b0 branches to more than two places",
