@@ -137,45 +137,64 @@ static void route_phis(struct block *t, struct block *x, struct block *y)
 	}
 }
 
-/* Whether every use of what `b`'s instructions define is in `b` or a
- * source of one of `t`'s phis from `b`: what moving them elsewhere keeps
- * valid, since phis then route them. */
-static bool uses_stay(struct block *b, struct block *t)
+/* Whether `blk` is one of the blocks from `a` to `b` of one CF list, or
+ * inside a node between them. */
+static bool in_range(struct block *blk, struct block *a, struct block *b)
 {
-	foreach_instr(i, b) {
-		struct ssa_def *def = instr_def(i);
-		if (!def)
-			continue;
-		foreach_use(u, def) {
-			struct instr *user = u->parent_instr;
-			if (!user)
-				return false;	/* an if's condition */
-			if (user->block == b)
-				continue;
-			if (user->type == INSTR_phi && user->block == t) {
-				struct phi_src *ps = container_of(u, struct phi_src, src);
-				if (ps->pred == b)
-					continue;
-			}
+	for (struct cf_node *n = &a->cf;; n = cf_node_next(n)) {
+		if (n == &blk->cf || (n->type != CF_BLOCK && cf_node_is_inside(&blk->cf, n)))
+			return true;
+		if (n == &b->cf)
 			return false;
-		}
 	}
-	return true;
+}
+
+/* Whether every use of what the range from `a` to `b` defines stays in the
+ * range or is a source of one of `t`'s phis from `b`: what moving the range
+ * into a branch keeps valid, since phis then route those. */
+static bool uses_stay(struct block *a, struct block *b, struct block *t)
+{
+	for (struct cf_node *n = &a->cf;; n = cf_node_next(n)) {
+		if (n->type != CF_BLOCK) {
+			if (n == &b->cf)
+				return true;
+			continue;
+		}
+		foreach_instr(i, cf_as_block(n)) {
+			struct ssa_def *def = instr_def(i);
+			if (!def || (n == &a->cf && i->type == INSTR_phi))
+				continue;	/* a's phis go: their one source stays */
+			foreach_use(u, def) {
+				/* an if reads its condition at the end of the block
+				 * before it */
+				struct block *ub = u->parent_instr
+					? u->parent_instr->block
+					: cf_as_block(cf_node_prev(&u->parent_if->cf));
+				if (in_range(ub, a, b))
+					continue;
+				if (u->parent_instr && u->parent_instr->type == INSTR_phi &&
+				    ub == t && container_of(u, struct phi_src, src)->pred == b)
+					continue;
+				return false;
+			}
+		}
+		if (n == &b->cf)
+			return true;
+	}
 }
 
 /*
- * Mesa's opt_loop_last_block for the if right before `b`: `b` ends in a
- * break or continue (or, `loop_end`, is the end of the loop's body, which
- * continues), and one branch of the if ends in the same jump:
+ * Mesa's opt_loop_last_block: `b` ends in a break or continue (or,
+ * `loop_end`, is the end of the loop's body, which continues), and an
+ * earlier if of its list has one branch ending in the same jump:
  *	if %c { X; break } else { E }  M; break	=>	if %c { X } else { E; M } break
- * M moves to the end of the other branch, then the branch's jump is
- * trivial and goes.  Only M in the one block `b` (Mesa also moves control
- * flow), and only when what M defines is read by `b` or handed on to the
- * jump's target.
+ * M, the code from the if to the jump (blocks, ifs and loops), moves to
+ * the end of the other branch; then the branch's jump is trivial and goes.
+ * Only when what M defines is read in M or handed on to the jump's target.
  */
 static bool merge_into_if(struct block *b, bool loop_end)
 {
-	if (block_num_preds(b) == 0 || block_has_phis(b))
+	if (block_num_preds(b) == 0)
 		return false;
 	struct jump_instr *j = block_jump(b);
 	enum jump_type type;
@@ -185,26 +204,66 @@ static bool merge_into_if(struct block *b, bool loop_end)
 		type = JUMP_continue;
 	else
 		return false;
-	struct cf_node *prev = cf_node_prev(&b->cf);
-	if (!prev || prev->type != CF_IF)
+	struct cf_if *nif = NULL;
+	struct block *x = NULL, *other = NULL;
+	for (struct cf_node *n = cf_node_prev(&b->cf); n && !nif; n = cf_node_prev(n)) {
+		if (n->type != CF_IF)
+			continue;
+		struct block *lt = cf_list_last_block(&cf_as_if(n)->then_list);
+		struct block *le = cf_list_last_block(&cf_as_if(n)->else_list);
+		bool then_j = is_jump(lt, type), else_j = is_jump(le, type);
+		if (then_j == else_j)
+			continue;
+		nif = cf_as_if(n);
+		x = then_j ? lt : le;
+		other = then_j ? le : lt;
+	}
+	if (!nif || block_ends_in_jump(other))
 		return false;
-	struct cf_if *nif = cf_as_if(prev);
-	struct block *lt = cf_list_last_block(&nif->then_list);
-	struct block *le = cf_list_last_block(&nif->else_list);
-	bool then_j = is_jump(lt, type), else_j = is_jump(le, type);
-	if (then_j == else_j)
-		return false;	/* neither; both: merge_break_continue's */
-	struct block *x = then_j ? lt : le, *other = then_j ? le : lt;
+	struct function *fn = b->fn;
+	struct block *a = cf_as_block(cf_node_next(&nif->cf));
 	struct block *t = block_succ(x, 0);
-	if (block_ends_in_jump(other) || !uses_stay(b, t))
+	/* a's one predecessor is `other`: its phis have one source each */
+	foreach_instr(i, a)
+		if (i->type == INSTR_phi && !phi_single_src(instr_as_phi(i)))
+			return false;
+	if (!uses_stay(a, b, t))
 		return false;
-	/* M to the end of the other branch */
-	foreach_instr_safe(i, b)
+	block_remove_single_src_phis(a);
+	/* M to the end of the other branch: a's instructions, the nodes up to
+	 * b, b's instructions in a new block after them; b's jump to a, b
+	 * goes */
+	foreach_instr_safe(i, a)
 		if (i->type != INSTR_jump)
 			instr_move(cursor_after_block(other), i);
+	if (a != b) {
+		struct list *list = other->cf.list;
+		struct cf_node *parent = other->cf.parent;
+		for (struct cf_node *n = cf_node_next(&a->cf); n != &b->cf;) {
+			struct cf_node *next = cf_node_next(n);
+			list_del(&n->link);
+			list_add_tail(list, &n->link);
+			n->parent = parent;
+			n->list = list;
+			n = next;
+		}
+		struct block *nb = cf_append_block(fn, list, parent);
+		foreach_instr_safe(i, b)
+			if (i->type != INSTR_jump)
+				instr_move(cursor_after_block(nb), i);
+		if (j)
+			instr_move(cursor_after_block(a), &j->instr);
+		list_del(&b->cf.link);
+		function_cfg_stale(fn);
+		/* the first moved node follows `other` now, the target is
+		 * reached from `a` */
+		phis_rename_pred(fn, a, other);
+		phis_rename_pred(fn, b, a);
+	}
 	/* the branch's jump is trivial now */
 	instr_remove(&block_jump(x)->instr);
-	route_phis(t, x, b);
+	function_cfg_stale(fn);
+	route_phis(t, x, a);
 	return true;
 }
 
