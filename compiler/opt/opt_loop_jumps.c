@@ -11,20 +11,22 @@
  *    after the if;
  *  - a continue at the very end of a loop's body goes (falling off the end
  *    continues anyway: opt_loop_last_block's trivial continue);
- *  - a block ending in a break or continue right after an if one of whose
- *    branches ends in the same jump moves into the other branch, whose
- *    jump is then trivial (opt_loop_last_block):
+ *  - a block ending in a break or continue (or the end of a loop's body)
+ *    after an if one of whose branches ends in the same jump: everything
+ *    from the if to the jump — blocks, ifs, loops — moves into the other
+ *    branch, whose jump is then trivial (opt_loop_last_block):
  *	if %c { X; break } else { E }  M; break	=>	if %c { X } else { E; M } break
- *    the form UE4's DXC code gives its select-like loops.
+ *    the form UE4's DXC code gives its select-like loops, and a for loop's
+ *    early `continue` takes.
  *
  * A loop whose body then ends in its only break, `loop { A; if … ; break }`
  * (a switch lowered to a do-while(false), SPIR-V's selection constructs
  * that end in OpUnreachable), is left for opt_dead_cf to inline.
  *
- * Not done (yet): the rest of opt_loop_last_block (control flow between
- * the if and the jump, earlier ifs, trivial jumps of nested branches),
- * opt_loop_terminator, opt_loop_peel_initial_break and
- * opt_loop_merge_terminators.
+ * Not done (yet): the rest of opt_loop_last_block (several ifs merged in
+ * one walk, trivial jumps of nested branches, moved code whose values are
+ * read after the loop: Mesa rebuilds SSA there), opt_loop_terminator,
+ * opt_loop_peel_initial_break and opt_loop_merge_terminators.
  */
 #include "compiler/opt/opt.h"
 #include "compiler/opt/opt_util.h"
