@@ -13,6 +13,7 @@
  *	                                        nir_lower_samplers: a dynamic
  *	                                        texture index clamped)
  *	lower_tex_projector                    (etna_nir_lower_texture: txp)
+ *	lower_txs_lod                          (… and lower_txs_lod)
  *	lower_fpow … lower_find_msb            (the lower_* options: fpow,
  *	                                        flrp32, fmod, idiv on HALTI2+,
  *	                                        fdiv always, bitops, mul_high,
@@ -53,6 +54,7 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_samplers);
 	PASS(progress, pl, lower_tex_projector);
+	PASS(progress, pl, lower_txs_lod);
 	PASS(progress, pl, lower_fpow);
 	PASS(progress, pl, lower_flrp);
 	PASS(progress, pl, lower_fmod);
