@@ -626,6 +626,20 @@ void esel_alu(struct isel *c, struct alu_instr *alu)
 	for (unsigned i = 0; i < n && i < 3; i++)
 		if (m.slot[i] != SX)
 			in->src[m.slot[i]] = operand(c, &src[i]);
+	if (alu->op == OP_fneg || alu->op == OP_fabs) {
+		/* one that does not fold into its users is a mov with the
+		 * modifier (Mesa's emit_alu: neg for fneg, abs for fabs) */
+		struct etna_src *s = &in->src[m.slot[0]];
+		if (s->file == ETNA_FILE_IMMED) {
+			if (s->imm_type == ETNA_IMM_FLOAT20)
+				s->imm = alu->op == OP_fneg ? s->imm ^ 0x80000 : s->imm & ~0x80000u;
+		} else if (alu->op == OP_fneg) {
+			s->neg = !s->neg;
+		} else {
+			s->abs = true;
+			s->neg = false;
+		}
+	}
 	switch (alu->op) {
 	case OP_fmin: case OP_fmax: case OP_imin: case OP_imax: case OP_umin: case OP_umax:
 		in->src[2] = in->src[0];
