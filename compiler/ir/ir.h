@@ -1030,6 +1030,11 @@ struct block *cf_list_first_block(struct list *list);
 struct block *cf_list_last_block(struct list *list);
 struct cf_node *cf_node_next(struct cf_node *node);	/* NULL at the end of its list */
 struct cf_node *cf_node_prev(struct cf_node *node);
+/* The block after an if or a loop (its list never ends with one). */
+static inline struct block *cf_block_after(struct cf_node *node)
+{
+	return cf_as_block(cf_node_next(node));
+}
 struct block *cf_if_then_block(struct cf_if *nif);	/* first block of each branch */
 struct block *cf_if_else_block(struct cf_if *nif);
 struct block *cf_loop_header(struct cf_loop *loop);

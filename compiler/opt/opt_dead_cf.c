@@ -27,11 +27,6 @@
 #include "compiler/opt/opt.h"
 #include "compiler/opt/opt_util.h"
 
-static struct block *block_after(struct cf_node *node)
-{
-	return cf_as_block(cf_node_next(node));
-}
-
 /* Replace each phi of `b` by its source from `pred` (an undef if none). */
 static void resolve_phis(struct block *b, struct block *pred)
 {
@@ -53,7 +48,7 @@ static bool constant_if(struct cf_if *nif)
 	if (!lc)
 		return false;
 	struct list *taken = lc->value[0] ? &nif->then_list : &nif->else_list;
-	struct block *last = cf_list_last_block(taken), *next = block_after(&nif->cf);
+	struct block *last = cf_list_last_block(taken), *next = cf_block_after(&nif->cf);
 	block_remove_single_src_phis(cf_list_first_block(taken));
 	if (block_ends_in_jump(last)) {
 		/* nothing after the if can run */
@@ -76,7 +71,7 @@ static bool empty_if(struct cf_if *nif)
 {
 	if (!is_single_empty_block(&nif->then_list) || !is_single_empty_block(&nif->else_list))
 		return false;
-	struct block *next = block_after(&nif->cf);
+	struct block *next = cf_block_after(&nif->cf);
 	foreach_instr(i, next) {
 		if (i->type != INSTR_phi)
 			break;
@@ -104,15 +99,15 @@ static bool loop_never_loops(struct cf_loop *loop)
 	if (j->type == JUMP_return) {
 		/* loop { A; return }: nothing after the loop runs (its block is
 		 * emptied first, as unreachable code) */
-		struct block *after = block_after(&loop->cf);
+		struct block *after = cf_block_after(&loop->cf);
 		if (block_first_instr(after) || cf_node_next(&after->cf))
 			return false;
 	}
 	/* the header's only predecessor is the block before the loop, the
 	 * exit's only one the last block */
 	block_remove_single_src_phis(cf_loop_header(loop));
-	block_remove_single_src_phis(block_after(&loop->cf));
-	if (block_has_phis(cf_loop_header(loop)) || block_has_phis(block_after(&loop->cf)))
+	block_remove_single_src_phis(cf_block_after(&loop->cf));
+	if (block_has_phis(cf_loop_header(loop)) || block_has_phis(cf_block_after(&loop->cf)))
 		BUG("a loop without back edge has phis of several sources");
 	if (j->type == JUMP_break)
 		instr_remove(&j->instr);
@@ -171,7 +166,7 @@ static void check_dead_list(struct dead_loop_ctx *c, struct list *list)
 
 static bool dead_loop(struct cf_loop *loop)
 {
-	struct block *next = block_after(&loop->cf);
+	struct block *next = cf_block_after(&loop->cf);
 	if (block_has_phis(next))
 		return false;
 	struct dead_loop_ctx c = { loop, true };

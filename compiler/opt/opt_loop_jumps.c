@@ -31,11 +31,6 @@
 #include "compiler/opt/opt.h"
 #include "compiler/opt/opt_util.h"
 
-static struct block *block_after(struct cf_node *node)
-{
-	return cf_as_block(cf_node_next(node));
-}
-
 static bool is_jump(struct block *b, enum jump_type type)
 {
 	struct jump_instr *j = block_jump(b);
@@ -48,44 +43,47 @@ static bool is_empty_last(struct block *b)
 	return !cf_node_next(&b->cf) && !block_first_instr(b);
 }
 
-/* The jumps of `from` (each ending in a jump to `target`) become one jump
- * at the end of `to`, the empty block they all fall into instead: phis of
- * `target` take their value from `to`, where phis join the values of
- * `from`. */
-static void move_jumps(struct block *target, struct block **from, unsigned n, struct block *to)
+static bool in_blocks(const struct block *b, struct block *const *blocks, unsigned n)
 {
-	foreach_instr_safe(i, target) {
+	for (unsigned k = 0; k < n; k++)
+		if (blocks[k] == b)
+			return true;
+	return false;
+}
+
+/* The jumps of `from` to `t` went: they now fall into `y`, which goes to
+ * `t` (ends in a jump of the same kind, or is the end of the loop's body
+ * for a continue).  The values `t`'s phis took from `from` come through
+ * `y`, joined in phis there with what `y` handed on for its other
+ * predecessors (an undef where `y` had no edge to `t`). */
+static void route_phis(struct block *t, struct block *const *from, unsigned nfrom, struct block *y)
+{
+	unsigned n;
+	struct block *const *preds = block_preds(y, &n);
+	foreach_instr(i, t) {
 		if (i->type != INSTR_phi)
 			break;
 		struct phi_instr *phi = instr_as_phi(i);
 		struct phi_instr *join = phi_instr_create(i->shader);
 		ssa_def_init(&join->instr, &join->def, phi->def.num_components, phi->def.bit_size);
+		struct ssa_def *undef = NULL;
 		for (unsigned k = 0; k < n; k++) {
-			struct phi_src *ps = phi_get_src(phi, from[k]);
-			struct ssa_def *v = ps ? ps->src.ssa
-					       : opt_undef_def(i->shader, phi->def.num_components,
-							       phi->def.bit_size);
-			phi_add_src(join, from[k], v);
-			if (ps)
-				phi_remove_src(phi, ps);
+			struct phi_src *ps = phi_get_src(phi, in_blocks(preds[k], from, nfrom) ? preds[k] : y);
+			if (!ps && !undef)
+				undef = opt_undef_def(i->shader, phi->def.num_components, phi->def.bit_size);
+			phi_add_src(join, preds[k], ps ? ps->src.ssa : undef);
 		}
-		instr_insert(cursor_after_phis(to), &join->instr);
-		/* `to` had no predecessor: what it handed on was never used */
-		struct phi_src *old = phi_get_src(phi, to);
-		if (old)
-			phi_remove_src(phi, old);
-		phi_add_src(phi, to, &join->def);
+		instr_insert(cursor_after_phis(y), &join->instr);
+		foreach_phi_src_safe(ps, phi)
+			if (ps->pred == y || in_blocks(ps->pred, from, nfrom))
+				phi_remove_src(phi, ps);
+		phi_add_src(phi, y, &join->def);
 	}
-	struct jump_instr *kept = block_jump(from[0]);
-	instr_remove(&kept->instr);
-	for (unsigned k = 1; k < n; k++)
-		instr_remove(&block_jump(from[k])->instr);
-	instr_insert(cursor_after_block(to), &kept->instr);
 }
 
 static bool merge_break_continue(struct cf_if *nif)
 {
-	struct block *after = block_after(&nif->cf);
+	struct block *after = cf_block_after(&nif->cf);
 	if (block_num_preds(after) > 0 || !is_empty_last(after))
 		return false;
 	struct block *from[2] = { cf_list_last_block(&nif->then_list),
@@ -93,7 +91,13 @@ static bool merge_break_continue(struct cf_if *nif)
 	if (!(is_jump(from[0], JUMP_break) && is_jump(from[1], JUMP_break)) &&
 	    !(is_jump(from[0], JUMP_continue) && is_jump(from[1], JUMP_continue)))
 		return false;
-	move_jumps(block_succ(from[0], 0), from, 2, after);
+	/* one jump, at the end of `after`, where the branches meet */
+	struct block *t = block_succ(from[0], 0);
+	struct jump_instr *kept = block_jump(from[0]);
+	instr_remove(&kept->instr);
+	instr_remove(&block_jump(from[1])->instr);
+	instr_insert(cursor_after_block(after), &kept->instr);
+	route_phis(t, from, 2, after);
 	return true;
 }
 
@@ -107,36 +111,6 @@ static bool trivial_continue(struct cf_loop *loop)
 		return false;
 	instr_remove(&block_jump(last)->instr);
 	return true;
-}
-
-/* `x`'s jump to `t` went: it now falls into `y`, which goes to `t` (ends
- * in a jump of the same kind, or is the end of the loop's body for a
- * continue).  The values `t`'s phis took from `x` come through `y`, joined
- * in phis there with what `y` handed on for its other predecessors. */
-static void route_phis(struct block *t, struct block *x, struct block *y)
-{
-	unsigned n;
-	struct block *const *preds = block_preds(y, &n);
-	foreach_instr(i, t) {
-		if (i->type != INSTR_phi)
-			break;
-		struct phi_instr *phi = instr_as_phi(i);
-		struct phi_src *px = phi_get_src(phi, x), *py = phi_get_src(phi, y);
-		struct ssa_def *undef = NULL;
-		if (!px || !py)
-			undef = opt_undef_def(i->shader, phi->def.num_components, phi->def.bit_size);
-		struct ssa_def *vx = px ? px->src.ssa : undef, *vy = py ? py->src.ssa : undef;
-		struct phi_instr *join = phi_instr_create(i->shader);
-		ssa_def_init(&join->instr, &join->def, phi->def.num_components, phi->def.bit_size);
-		for (unsigned k = 0; k < n; k++)
-			phi_add_src(join, preds[k], preds[k] == x ? vx : vy);
-		instr_insert(cursor_after_phis(y), &join->instr);
-		if (px)
-			phi_remove_src(phi, px);
-		if (py)
-			phi_remove_src(phi, py);
-		phi_add_src(phi, y, &join->def);
-	}
 }
 
 /* Whether `blk` is one of the blocks from `a` to `b` of one CF list, or
@@ -264,8 +238,7 @@ static bool merge_into_if(struct block *b, bool loop_end)
 	}
 	/* the branch's jump is trivial now */
 	instr_remove(&block_jump(x)->instr);
-	function_cfg_stale(fn);
-	route_phis(t, x, a);
+	route_phis(t, &x, 1, a);
 	return true;
 }
 
