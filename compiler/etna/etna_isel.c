@@ -474,7 +474,8 @@ struct etna_shader *etna_isel(struct shader *ir, const struct etna_info *t, stru
 	array_free(&w.copies);
 	free(c.d);
 	free(c.ubo_base);
-	free(c.input_slot);	/* esel_finish_io's, unless selection failed first */
+	free(c.input_first);	/* esel_finish_io's, unless selection failed first */
+	free(c.input_reg);
 	if (c.failed)
 		etna_shader_release(c.s);
 	return c.failed ? NULL : c.s;

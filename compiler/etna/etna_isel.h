@@ -56,7 +56,9 @@ struct isel {
 	struct etna_block **blocks;	/* by IR block index */
 	struct etna_block *cur;		/* where instructions go */
 	unsigned *ubo_base;		/* HALTI0, by UBO slot: its first uniform dword */
-	unsigned *input_slot;		/* by input declaration: its register, or ~0 */
+	unsigned *input_first;		/* by input declaration: its first entry in input_reg */
+	unsigned *input_reg;		/* by input slot: its register, or ~0 */
+	unsigned input_slots;		/* entries in input_reg */
 	unsigned point_coord_slot;	/* FS: gl_PointCoord's register, or ~0 */
 	unsigned num_inputs;		/* input registers */
 	unsigned cull_offset;		/* FS: the cull distances' first element in the

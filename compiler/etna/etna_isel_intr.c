@@ -52,6 +52,7 @@ struct input_order {
 	int location;
 	unsigned component;
 	unsigned decl;
+	unsigned element;	/* a split array's element, or ~0 for the whole */
 };
 
 static int cmp_input(const void *a, const void *b)
@@ -61,7 +62,9 @@ static int cmp_input(const void *a, const void *b)
 		return x->location < y->location ? -1 : 1;
 	if (x->component != y->component)
 		return x->component < y->component ? -1 : 1;
-	return x->decl < y->decl ? -1 : x->decl > y->decl;
+	if (x->decl != y->decl)
+		return x->decl < y->decl ? -1 : 1;
+	return x->element < y->element ? -1 : x->element > y->element;
 }
 
 struct slot_reg {
@@ -109,23 +112,26 @@ static unsigned clip_cull_element(const struct isel *c, const struct io_decl *de
 	return decl->builtin == BUILTIN_cull_distance ? c->cull_offset + index : index;
 }
 
+/* Whether the input's array (or matrix) elements are inputs of their own:
+ * Mesa's linker splits a fragment shader's generic input arrays and
+ * matrices (nir_lower_io_arrays_to_elements_no_indirects), so the elements
+ * it does not read take no register.  One read at a dynamic index was
+ * copied whole by lower_io_to_temps: every element is read then. */
+static bool input_split(const struct isel *c, const struct io_decl *d)
+{
+	return c->ir->stage == STAGE_FRAGMENT && d->builtin == BUILTIN_none && d->array_size > 0;
+}
+
+/* The register of input `decl`'s slot `slot`, or ~0. */
+static unsigned input_reg(const struct isel *c, unsigned decl, unsigned slot)
+{
+	unsigned at = c->input_first[decl] + slot;
+	return at < c->input_slots ? c->input_reg[at] : ~0u;
+}
+
 static void assign_inputs(struct isel *c)
 {
 	struct shader *s = c->ir;
-	bool *used = xcalloc(s->num_inputs + 1, sizeof(bool));
-	bool point_coord = false;
-	foreach_block(b, s->fn)
-		foreach_instr(in, b) {
-			if (in->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			if (intr->op == INTR_load_input) {
-				unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
-				if (base < s->num_inputs)
-					used[base] = true;
-			}
-			point_coord |= intr->op == INTR_load_point_coord;
-		}
 	/* the clip and cull distances: one entry for both, the clip
 	 * distances' declared size before the cull distances */
 	unsigned clip_cull = ~0u, elements = 0;
@@ -139,40 +145,79 @@ static void assign_inputs(struct isel *c)
 		unsigned end = clip_cull_element(c, s->inputs[i],
 						 decl_num_slots(s->inputs[i]->array_size));
 		elements = end > elements ? end : elements;
-		if (used[i] && clip_cull == ~0u)
-			clip_cull = i;
 	}
 	unsigned clip_cull_slots = (elements + 3) / 4;
-	struct input_order *order = xcalloc(s->num_inputs + 1, sizeof(*order));
-	unsigned n = 0;
+	/* a register per slot of every declaration; the clip and cull
+	 * distances share theirs */
+#define SLOTS(d) (is_clip_cull(s->inputs[d]) ? clip_cull_slots : decl_num_slots(s->inputs[d]->array_size))
+	c->input_first = xcalloc(s->num_inputs + 1, sizeof(unsigned));
+	unsigned total = 0;
+	for (unsigned i = 0; i < s->num_inputs; i++) {
+		c->input_first[i] = total;
+		total += SLOTS(i);
+	}
+	c->input_slots = total;
+	c->input_reg = xcalloc(total + 1, sizeof(unsigned));
+	memset(c->input_reg, 0xff, (total + 1) * sizeof(unsigned));
+	bool *used = xcalloc(total + 1, sizeof(bool));
+	bool point_coord = false;
+	foreach_block(b, s->fn)
+		foreach_instr(in, b) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			uint32_t slot = 0;
+			if (intr->op == INTR_load_input) {
+				unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+				/* the clip and cull distances read by element */
+				if (base < s->num_inputs && const_u32(intr->src[0].ssa, &slot))
+					used[c->input_first[base] +
+					     (is_clip_cull(s->inputs[base]) ? 0 :
+					      slot < SLOTS(base) ? slot : 0)] = true;
+			}
+			point_coord |= intr->op == INTR_load_point_coord;
+		}
 	for (unsigned i = 0; i < s->num_inputs; i++)
-		if (used[i] && (!is_clip_cull(s->inputs[i]) || i == clip_cull))
-			order[n++] = (struct input_order){ input_location(s->inputs[i]),
-							   s->inputs[i]->component, i };
+		if (is_clip_cull(s->inputs[i]))
+			for (unsigned k = 0; k < SLOTS(i); k++)
+				if (used[c->input_first[i] + k] && clip_cull == ~0u)
+					clip_cull = i;
+	struct input_order *order = xcalloc(total + 2, sizeof(*order));
+	unsigned n = 0;
+	for (unsigned i = 0; i < s->num_inputs; i++) {
+		const struct io_decl *d = s->inputs[i];
+		if (is_clip_cull(d) && i != clip_cull)
+			continue;
+		bool any = false;
+		for (unsigned k = 0; k < SLOTS(i); k++) {
+			bool u = used[c->input_first[i] + k];
+			any |= u;
+			if (u && input_split(c, d))
+				order[n++] = (struct input_order){ input_location(d) + (int)k, d->component,
+								   i, k };
+		}
+		if (any && !input_split(c, d))
+			order[n++] = (struct input_order){ input_location(d), d->component, i, ~0u };
+	}
 	if (point_coord)
-		order[n++] = (struct input_order){ POINT_COORD_LOCATION, 0, ~0u };
+		order[n++] = (struct input_order){ POINT_COORD_LOCATION, 0, ~0u, ~0u };
 	qsort(order, n, sizeof(*order), cmp_input);
-	c->input_slot = xcalloc(s->num_inputs + 1, sizeof(unsigned));
-	memset(c->input_slot, 0xff, (s->num_inputs + 1) * sizeof(unsigned));
 	c->point_coord_slot = ~0u;
 	/* registers by location, as nir_assign_io_var_locations gives
 	 * driver locations: an input takes the next registers, one per slot
 	 * (an array, a matrix: one per element), unless an earlier one holds
 	 * its location (components packed in one slot): then it shares that
 	 * register, and slots past the earlier input's take new ones */
-#define SLOTS(d) ((d) == clip_cull ? clip_cull_slots : decl_num_slots(s->inputs[d]->array_size))
-	size_t total = 1;
-	for (unsigned k = 0; k < n; k++)
-		if (order[k].decl != ~0u)
-			total += SLOTS(order[k].decl);
-	struct slot_reg *taken = xcalloc(total, sizeof(*taken));
+	struct slot_reg *taken = xcalloc(total + 1, sizeof(*taken));
 	unsigned num_taken = 0, reg = 0;
 	for (unsigned k = 0; k < n; k++) {
 		if (order[k].decl == ~0u) {
 			c->point_coord_slot = reg++;
 			continue;
 		}
-		unsigned slots = SLOTS(order[k].decl);
+		bool element = order[k].element != ~0u;
+		unsigned slots = element ? 1 : SLOTS(order[k].decl);
+		unsigned at = c->input_first[order[k].decl] + (element ? order[k].element : 0);
 		int loc = order[k].location;
 		unsigned first = ~0u;
 		for (unsigned i = 0; i < slots && first == ~0u; i++) {
@@ -182,18 +227,19 @@ static void assign_inputs(struct isel *c)
 		}
 		if (first == ~0u)
 			first = reg;
-		c->input_slot[order[k].decl] = first;
 		for (unsigned i = 0; i < slots; i++) {
-			if (slot_reg_find(taken, num_taken, loc + (int)i) != ~0u)
-				continue;
-			unsigned r = first + i >= reg ? reg++ : first + i;
-			taken[num_taken++] = (struct slot_reg){ loc + (int)i, r };
+			unsigned r = slot_reg_find(taken, num_taken, loc + (int)i);
+			if (r == ~0u) {
+				r = first + i >= reg ? reg++ : first + i;
+				taken[num_taken++] = (struct slot_reg){ loc + (int)i, r };
+			}
+			c->input_reg[at + i] = r;
 		}
 	}
 #undef SLOTS
 	for (unsigned i = 0; i < s->num_inputs && clip_cull != ~0u; i++)
 		if (is_clip_cull(s->inputs[i]))
-			c->input_slot[i] = c->input_slot[clip_cull];
+			c->input_first[i] = c->input_first[clip_cull];
 	c->num_inputs = reg;
 	c->s->num_inputs = reg;
 	free(taken);
@@ -556,8 +602,12 @@ void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 			slot = e / 4;
 			comp += e % 4;
 		}
-		emit_input(c, intr, decl ? c->input_slot[base] + slot : 0,
-			   etna_input_type(comp, intr->def.num_components));
+		unsigned reg = decl ? input_reg(c, base, slot) : 0;
+		if (reg == ~0u) {
+			esel_error(c, "internal error: input %u slot %u has no register", base, slot);
+			return;
+		}
+		emit_input(c, intr, reg, etna_input_type(comp, intr->def.num_components));
 		return;
 	}
 	case INTR_load_point_coord:
@@ -611,8 +661,9 @@ void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
 
 void esel_finish_io(struct isel *c)
 {
-	free(c->input_slot);
-	c->input_slot = NULL;
+	free(c->input_first);
+	free(c->input_reg);
+	c->input_first = c->input_reg = NULL;
 }
 
 /* ---- textures ---- */
