@@ -457,8 +457,11 @@ struct etna_shader *etna_isel(struct shader *ir, const struct etna_info *t, stru
 		c.d[i].set = i;
 	}
 	make_blocks(&c);
-	esel_classify(&c);
+	/* uniform reads first: a vecN of them is a constant too (Mesa's
+	 * emit_shader makes them load_consts before lower_alu merges a vecN's
+	 * constant sources) */
 	esel_intrinsics_classify(&c);
+	esel_classify(&c);
 	struct webs w = { ARRAY_INIT, ARRAY_INIT };
 	if (!c.failed)
 		build_webs(&c, &w);

@@ -157,9 +157,10 @@ void esel_classify(struct isel *c)
 				classify_const(c, in);
 			else if (in->type == INSTR_alu && is_vec(instr_as_alu(in)->op))
 				classify_vec(c, instr_as_alu(in));
-			else if (in->type != INSTR_intrinsic)
+			else if (in->type != INSTR_intrinsic && d->kind == ISEL_NONE)
 				d->kind = ISEL_TEMP;
-			/* intrinsics: isel_intrinsic_classify */
+			/* intrinsics and texture size queries:
+			 * esel_intrinsics_classify, before */
 		}
 }
 

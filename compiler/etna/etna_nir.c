@@ -19,9 +19,6 @@
  *	                                        fdiv always, bitops, mul_high,
  *	                                        ldexp, find_lsb, [iu]find_msb
  *	                                        with has_uclz)
- *	lower_etna_matrix_rows                 (a row-major matrix in the
- *	                                        uniform file times a vector by
- *	                                        its rows, as Mesa's figures)
  *	lower_etna_alu                         (ftrunc, fround_even, fsub,
  *	                                        vector compares, bool casts)
  *	lower_etna_scalar                      (etna_alu_to_scalar_filter_cb)
@@ -66,7 +63,6 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, lower_mul_high);
 	PASS(progress, pl, lower_ldexp);
 	PASS(progress, pl, lower_find_msb);
-	PASS(progress, pl, lower_etna_matrix_rows, t);
 	PASS(progress, pl, lower_etna_alu, t);
 	PASS(progress, pl, lower_etna_scalar, t);
 	PASS(progress, pl, opt_fuse_ffma);

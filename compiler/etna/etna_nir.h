@@ -30,8 +30,7 @@ struct pipeline;
 #define ETNA_LOWERING_FIELDS(X) \
 	X(bool, has_integers)		/* lower_idiv; lower_etna_int_to_float */ \
 	X(bool, has_new_transcendentals)	/* lower_etna_transcendental */ \
-	X(bool, has_halti2_instructions)	/* lower_etna_scalar: fdot2 */ \
-	X(bool, has_ubo)		/* lower_etna_matrix_rows */
+	X(bool, has_halti2_instructions)	/* lower_etna_scalar: fdot2 */
 
 struct etna_lowering {
 #define ETNA_LOWERING_FIELD(type, name) type name;
@@ -63,11 +62,6 @@ bool lower_etna_transcendental(struct shader *s, const struct etna_lowering *t);
 /* HALTI0 has no integers: integer ops as float ops, those without a float
  * form refused (Mesa's nir_lower_int_to_float, lower_etna_int_to_float.c). */
 bool lower_etna_int_to_float(struct shader *s, const struct etna_lowering *t);
-
-/* A row-major matrix in the uniform file (push constants, the default
- * block, HALTI0's UBOs) times a vector from its rows, whole uniform slots
- * (lower_etna_matrix_rows.c). */
-bool lower_etna_matrix_rows(struct shader *s, const struct etna_lowering *t);
 
 /* Run the passes above on `pl->shader` for `t`. */
 void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t);

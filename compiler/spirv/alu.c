@@ -256,6 +256,42 @@ static struct ssa_def *transposed_times_vector(struct spv *r, struct spv_val *x,
 	return b_vec(&r->b, ch, x->type->length);
 }
 
+/*
+ * v × M = transpose(M) × v by the columns of transpose(M), from the last,
+ * every row gathered first (vtn_ssa_transpose, then matrix_multiply's
+ * general form).  Mesa's figures show this form, not dots of v with M's
+ * columns: on GC3000 (mesa-etnaviv-dev.tsv) HLSL's mul(M, float4(p, 1.0))
+ * costs each row's gathering movs and three mads (35 instructions and 8
+ * temps for one row-major UBO matrix, not dots' 38 and 6), GLSL's
+ * `vec4(p, 1.0) * M` likewise (float-math.invariant-float-math.vert 77
+ * instructions, transpose.legacy.vert 107: both exactly this form).  When M
+ * is itself a transpose its original's columns are at hand.
+ */
+static struct ssa_def *vector_times_matrix(struct spv *r, struct ssa_def *v, struct spv_val *m)
+{
+	struct builder *b = &r->b;
+	if (m->transposed)
+		return spv_matrix_times_vector(r, m->transposed, v);
+	unsigned rows = m->type->elem->length, cols = m->type->length;
+	if (v->num_components != rows || rows > 4 || cols > 4)
+		spv_fail(r, "a vector times a matrix of the wrong size");
+	for (unsigned j = 0; j < cols; j++)
+		if (!m->elems[j]->def || m->elems[j]->def->num_components != rows)
+			spv_fail(r, "a matrix column the module never made");
+	/* vtn_ssa_transpose makes every row first, then the product runs */
+	struct ssa_def *row[4];
+	for (unsigned i = 0; i < rows; i++) {
+		struct ssa_def *ch[4];
+		for (unsigned j = 0; j < cols; j++)
+			ch[j] = b_channel(b, m->elems[j]->def, i);
+		row[i] = b_vec(b, ch, cols);
+	}
+	struct ssa_def *acc = b_fmul(b, row[rows - 1], b_channel(b, v, rows - 1));
+	for (unsigned i = rows - 1; i-- > 0;)
+		acc = b_ffma(b, row[i], b_channel(b, v, i), acc);
+	return acc;
+}
+
 /* A matrix times a column: by the rows of a transposed float matrix, else
  * by the columns. */
 static struct ssa_def *times_column(struct spv *r, struct spv_val *m, struct ssa_def *v)
@@ -635,21 +671,12 @@ bool spv_alu_instr(struct spv *r, uint32_t op)
 			res = b_fmul(b, spv_get_def(r, spv_word(r, 3)), spv_get_def(r, spv_word(r, 4)));
 			break;
 		case SpvOpVectorTimesMatrix: {
-			/* v × M = transpose(M) × v: the columns of M dotted
-			 * with v, or, when M is itself a transpose, the
-			 * original times v by its columns */
-			struct ssa_def *v = spv_get_def(r, spv_word(r, 3)), *ch[4];
+			struct ssa_def *v = spv_get_def(r, spv_word(r, 3));
 			struct spv_val *m = spv_get_val(r, spv_word(r, 4));
 			if (!m->elems || m->type->kind != T_MATRIX || t->length > 4 ||
 			    spv_type_components(t) != m->type->length)
 				spv_fail(r, "a vector times a matrix of the wrong size");
-			if (m->transposed) {
-				res = spv_matrix_times_vector(r, m->transposed, v);
-				break;
-			}
-			for (unsigned i = 0; i < m->type->length; i++)
-				ch[i] = dot(r, v, m->elems[i]->def);
-			res = b_vec(b, ch, m->type->length);
+			res = vector_times_matrix(r, v, m);
 			break;
 		}
 		case SpvOpMatrixTimesVector:
