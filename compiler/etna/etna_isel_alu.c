@@ -382,6 +382,10 @@ static bool map_bool_float(enum alu_op op, unsigned bit_size, struct op_map *m)
 	case OP_ixor: *m = M(set, ne, f32, S0, S1, SX); return bools;
 	case OP_inot: *m = M(set, eq, f32, S0, SX, SX); return bools;	/* seq x, 0.0 */
 	case OP_b2f32: case OP_b2i32: *m = M(mov, true, f32, S2, SX, SX); return true;
+	/* nir_lower_int_to_float makes every int-to-float conversion a mov,
+	 * whatever its source's size: a 16-bit integer input arrives as a
+	 * float too (the 32-bit ones lower_etna_int_to_float took already) */
+	case OP_i2f32: case OP_u2f32: *m = M(mov, true, f32, S2, SX, SX); return bit_size < 32;
 	default: return false;
 	}
 }
