@@ -31,6 +31,8 @@
  *	                              ir3_base_options' lower_* flags)
  *	lower_ir3_alu                (lower_alu_to_scalar's horizontal ops, the
  *	                              ops ir3 lacks)
+ *	lower_ir3_fold_scalar        (lower_alu_to_scalar where a constant's
+ *	                              components fold differently)
  *	opt_fuse_ffma_scalar         (nir_opt_algebraic's fuse_ffma rules, after
  *	                              Mesa's lower_alu_to_scalar: per component)
  *	ir3_nir_load_store_vectorize (the loop's nir_opt_load_store_vectorize:
@@ -78,6 +80,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_mul_high);
 	PASS(progress, pl, lower_ldexp);
 	PASS(progress, pl, lower_ir3_alu, t);
+	PASS(progress, pl, lower_ir3_fold_scalar, t);
 	PASS(progress, pl, opt_fuse_ffma_scalar);
 	PASS(progress, pl, ir3_nir_load_store_vectorize, t);
 	opt_loop(pl);

@@ -149,6 +149,10 @@ static inline struct ir3_lowering ir3_lowering_view(const struct ir3_info *t)
  * fdiv → frcp+fmul, ffract, isign, bitfield ops to shifts, pack/unpack of
  * halves (lower_ir3_alu.c). */
 bool lower_ir3_alu(struct shader *s, const struct ir3_lowering *t);
+/* A float product or sum reading a constant whose components fold
+ * differently (0, 1, -1 and others), split into scalar ones as Mesa's
+ * lower_alu_to_scalar leaves every op (lower_ir3_fold_scalar.c). */
+bool lower_ir3_fold_scalar(struct shader *s, const struct ir3_lowering *t);
 /* Compute and vertex system values ir3 builds from others
  * (lower_ir3_sysvals.c). */
 bool lower_ir3_sysvals(struct shader *s, const struct ir3_lowering *t);
