@@ -14,6 +14,8 @@
  *	                                        texture index clamped)
  *	lower_tex_projector                    (etna_nir_lower_texture: txp)
  *	lower_txs_lod                          (… and lower_txs_lod)
+ *	lower_etna_sysvals                     (no start instance: the base
+ *	                                        instance is 0)
  *	lower_fpow … lower_find_msb            (the lower_* options: fpow,
  *	                                        flrp32, fmod, idiv on HALTI2+,
  *	                                        fdiv always, bitops, mul_high,
@@ -52,6 +54,7 @@ void etna_lower_nir(struct pipeline *pl, const struct etna_lowering *t)
 	PASS(progress, pl, lower_samplers);
 	PASS(progress, pl, lower_tex_projector);
 	PASS(progress, pl, lower_txs_lod);
+	PASS(progress, pl, lower_etna_sysvals, t);
 	PASS(progress, pl, lower_fpow);
 	PASS(progress, pl, lower_flrp);
 	PASS(progress, pl, lower_fmod);

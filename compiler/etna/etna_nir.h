@@ -56,6 +56,9 @@ static inline struct etna_lowering etna_lowering_view(const struct etna_info *t)
 bool lower_etna_alu(struct shader *s, const struct etna_lowering *t);
 /* The scalar-only ops split per component (Mesa's etna_alu_to_scalar_filter_cb). */
 bool lower_etna_scalar(struct shader *s, const struct etna_lowering *t);
+/* The base instance is 0: etnaviv draws start at instance 0
+ * (lower_etna_sysvals.c). */
+bool lower_etna_sysvals(struct shader *s, const struct etna_lowering *t);
 /* sin/cos pre-multiplied; fast transcendentals write a vec2 and a fmul
  * joins it (Mesa's etna_lower_alu, lower_etna_transcendental.c). */
 bool lower_etna_transcendental(struct shader *s, const struct etna_lowering *t);
