@@ -477,7 +477,8 @@ struct etna_shader *etna_isel(struct shader *ir, const struct etna_info *t, stru
 	array_free(&w.copies);
 	free(c.d);
 	free(c.ubo_base);
-	free(c.input_first);	/* esel_finish_io's, unless selection failed first */
+	free(c.out_slots);	/* esel_finish_io's, unless selection failed first */
+	free(c.input_first);
 	free(c.input_reg);
 	if (c.failed)
 		etna_shader_release(c.s);

@@ -46,6 +46,17 @@ struct isel_def {
 	struct etna_instr *first_writer;	/* for the class of the value */
 };
 
+/* A location several outputs write parts of (components, or blocks the
+ * linker put at one location): one register, handed on after its last
+ * store. */
+struct out_slot {
+	int location;
+	unsigned index;			/* FS: the dual-source blend index */
+	unsigned value;			/* ETNA_NO_VALUE until the first store */
+	unsigned written;		/* channels stored so far */
+	unsigned stores;		/* stores still to come */
+};
+
 struct isel {
 	struct shader *ir;
 	struct etna_shader *s;
@@ -61,6 +72,8 @@ struct isel {
 	unsigned input_slots;		/* entries in input_reg */
 	unsigned point_coord_slot;	/* FS: gl_PointCoord's register, or ~0 */
 	unsigned num_inputs;		/* input registers */
+	struct out_slot *out_slots;	/* outputs sharing a location: one register */
+	unsigned num_out_slots;
 	unsigned cull_offset;		/* FS: the cull distances' first element in the
 					   compact clip/cull array (the clip
 					   distances' declared size) */
@@ -74,6 +87,10 @@ static inline struct isel_def *isel_def(struct isel *c, const struct ssa_def *de
 	return &c->d[def->index];
 }
 
+/* The register of a location several vertex outputs share, when `def` is
+ * stored there whole and nowhere else (its components from *comp), or
+ * ETNA_NO_VALUE. */
+unsigned esel_shared_output_value(struct isel *c, const struct ssa_def *def, unsigned *comp);
 struct etna_instr *esel_emit(struct isel *c, enum etna_opc opc);
 /* The destination of `def`'s instruction: its own value or the one it is
  * written into. */

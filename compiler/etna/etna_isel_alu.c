@@ -262,6 +262,21 @@ static void resolve(struct isel *c, struct ssa_def *def)
 		write_into(c, def, user);
 		return;
 	}
+	/* an ALU or texture result stored whole in a location vertex outputs
+	 * share is computed in that location's register, as into the vec4
+	 * the linker merges them into */
+	unsigned comp = 0, shared = ETNA_NO_VALUE;
+	if ((def->parent->type == INSTR_alu || def->parent->type == INSTR_tex) && !d->web &&
+	    !used_by_if(def))
+		shared = esel_shared_output_value(c, def, &comp);
+	if (shared != ETNA_NO_VALUE) {
+		d->bypassed = true;
+		d->into = shared;
+		for (unsigned k = 0; k < 4; k++)
+			d->wr[k] = k >= comp && k - comp < d->num_components ? (uint8_t)(k - comp)
+									     : ISEL_NO_COMP;
+		return;
+	}
 	set_identity(d, esel_own_value(c, def));
 }
 

@@ -395,9 +395,12 @@ static void classify_tex(struct isel *c, struct tex_instr *tex)
 			  ETNA_UNIFORM_TEXTURE_SIZE, tex->texture_index * 4);
 }
 
+static void count_shared_outputs(struct isel *c);
+
 void esel_intrinsics_classify(struct isel *c)
 {
 	assign_inputs(c);
+	count_shared_outputs(c);
 	layout_uniforms(c);
 	foreach_block(b, c->ir->fn)
 		foreach_instr(in, b) {
@@ -528,6 +531,152 @@ static bool input_is_whole(const struct isel *c, const struct intrinsic_instr *l
 	return load->def.num_components >= extent;
 }
 
+/* Whether vertex output `o` shares its location with another output in
+ * other components (`layout(component = N)`): the linker merges such
+ * varyings into one vec4 (nir_lower_io_to_vector under etnaviv's
+ * vectorize_io), and the hardware hands on one register per location.
+ * Outputs whose components overlap stay apart, as there. */
+static bool output_shared(const struct shader *s, unsigned o)
+{
+	const struct io_decl *a = s->outputs[o];
+	if (s->stage != STAGE_VERTEX || a->builtin != BUILTIN_none)
+		return false;
+	for (unsigned k = 0; k < s->num_outputs; k++) {
+		const struct io_decl *b = s->outputs[k];
+		if (k == o || b->builtin != BUILTIN_none)
+			continue;
+		unsigned as = decl_num_slots(a->array_size), bs = decl_num_slots(b->array_size);
+		bool same_slot = a->location < b->location + (int)bs &&
+				 b->location < a->location + (int)as;
+		bool apart = a->component + a->num_components <= b->component ||
+			     b->component + b->num_components <= a->component;
+		if (same_slot && apart)
+			return true;
+	}
+	return false;
+}
+
+static struct out_slot *out_slot(struct isel *c, int location, unsigned index)
+{
+	for (unsigned k = 0; k < c->num_out_slots; k++)
+		if (c->out_slots[k].location == location && c->out_slots[k].index == index)
+			return &c->out_slots[k];
+	return NULL;
+}
+
+/* The locations outputs share and how many stores each gets. */
+static void count_shared_outputs(struct isel *c)
+{
+	struct shader *s = c->ir;
+	foreach_block(b, s->fn)
+		foreach_instr(in, b) {
+			if (in->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(in);
+			if (intr->op != INTR_store_output)
+				continue;
+			unsigned o = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+			uint32_t slot = 0;
+			if (o >= s->num_outputs || !output_shared(s, o) ||
+			    !const_u32(intr->src[1].ssa, &slot))
+				continue;
+			int loc = s->outputs[o]->location + (int)slot;
+			struct out_slot *t = out_slot(c, loc, s->outputs[o]->index);
+			if (!t) {
+				c->out_slots = xrealloc(c->out_slots,
+							(c->num_out_slots + 1) * sizeof(*c->out_slots));
+				t = &c->out_slots[c->num_out_slots++];
+				*t = (struct out_slot){ loc, s->outputs[o]->index, ETNA_NO_VALUE, 0, 0 };
+			}
+			t->stores++;
+		}
+}
+
+static void emit_output_instr(struct isel *c, const struct io_decl *decl, struct etna_src src,
+			      unsigned mask)
+{
+	struct etna_instr *out = esel_emit(c, ETNA_OP_output);
+	out->src[2] = src;
+	out->dst.mask = (uint8_t)mask;	/* channels handed on (0: all) */
+	if (c->ir->stage == STAGE_VERTEX && decl) {
+		if (decl->builtin == BUILTIN_point_size)
+			c->s->has_point_size = true;
+		else if (decl->builtin != BUILTIN_position)
+			c->s->num_outputs++;
+	}
+}
+
+static unsigned slot_value(struct isel *c, struct out_slot *t)
+{
+	if (t->value == ETNA_NO_VALUE) {
+		t->value = etna_value_create(c->s, 4);
+		c->s->values.data[t->value].cls = ETNA_CLASS_VEC4;
+	}
+	return t->value;
+}
+
+unsigned esel_shared_output_value(struct isel *c, const struct ssa_def *def, unsigned *comp)
+{
+	if (ssa_def_num_uses(def) != 1)
+		return ETNA_NO_VALUE;
+	foreach_use(u, def) {
+		struct instr *in = u->parent_instr;
+		if (!in || in->type != INSTR_intrinsic)
+			return ETNA_NO_VALUE;
+		struct intrinsic_instr *st = instr_as_intrinsic(in);
+		if (st->op != INTR_store_output || st->src[0].ssa != def)
+			return ETNA_NO_VALUE;
+		unsigned o = (unsigned)intrinsic_get(st, INTR_IDX_base);
+		uint32_t slot = 0;
+		if (o >= c->ir->num_outputs || !output_shared(c->ir, o) ||
+		    !const_u32(st->src[1].ssa, &slot) ||
+		    (unsigned)intrinsic_get(st, INTR_IDX_write_mask) != (1u << def->num_components) - 1)
+			return ETNA_NO_VALUE;
+		const struct io_decl *decl = c->ir->outputs[o];
+		struct out_slot *t = out_slot(c, decl->location + (int)slot, decl->index);
+		*comp = (unsigned)intrinsic_get(st, INTR_IDX_component);
+		if (!t || *comp + def->num_components > 4)
+			return ETNA_NO_VALUE;
+		return slot_value(c, t);
+	}
+	return ETNA_NO_VALUE;
+}
+
+/* A part of a shared location: a mov into its channels of the location's
+ * register (none when the value was computed there); after the last one,
+ * the register is handed on. */
+static void emit_shared_output(struct isel *c, struct intrinsic_instr *intr,
+			       const struct io_decl *decl, uint32_t slot)
+{
+	struct out_slot *t = out_slot(c, decl->location + (int)slot, decl->index);
+	if (!t) {
+		esel_error(c, "internal error: a shared output location not counted");
+		return;
+	}
+	slot_value(c, t);
+	const struct ssa_def *v = intr->src[0].ssa;
+	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
+	unsigned wm = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
+	uint8_t swiz[4] = { 0, 0, 0, 0 };
+	unsigned mask = 0;
+	for (unsigned k = 0; k < v->num_components && comp + k < 4; k++)
+		if (wm & (1u << k)) {
+			swiz[comp + k] = (uint8_t)k;
+			mask |= 1u << (comp + k);
+		}
+	if (isel_def(c, v)->into != t->value) {
+		struct etna_instr *mov = esel_emit(c, ETNA_OP_mov);
+		mov->dst = (struct etna_dst){ .file = ETNA_FILE_TEMP, .value = t->value,
+					      .mask = (uint8_t)mask, .map = { 0, 1, 2, 3 } };
+		mov->src[2] = esel_src(c, v, swiz);
+	}
+	t->written |= mask;
+	if (--t->stores == 0)
+		emit_output_instr(c, decl, (struct etna_src){ .file = ETNA_FILE_TEMP, .value = t->value,
+							      .swiz = { 0, 1, 2, 3 } },
+				  t->written);
+}
+
 /* The output's value: a register the stage hands on whole. */
 static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 {
@@ -540,13 +689,24 @@ static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 			   builtin_names[decl->builtin]);
 		return;
 	}
+	uint32_t slot = 0;
+	if (decl && out_slot(c, decl->location + (const_u32(intr->src[1].ssa, &slot), (int)slot),
+			     decl->index) && output_shared(s, o)) {
+		emit_shared_output(c, intr, decl, slot);
+		return;
+	}
 	const struct ssa_def *v = intr->src[0].ssa;
 	const struct isel_def *d = isel_def(c, v);
 	struct etna_src src;
 	bool part = v->parent->type == INSTR_intrinsic &&
 		    instr_as_intrinsic(v->parent)->op == INTR_load_input &&
 		    !input_is_whole(c, instr_as_intrinsic(v->parent));
-	if (d->kind != ISEL_TEMP || part || (depth && v->parent->type != INSTR_alu)) {
+	/* Mesa's emit_shader moves a stored system value first (is_sysval):
+	 * the vertex and instance ids share one register, .x and .y */
+	bool sysval = v->parent->type == INSTR_intrinsic &&
+		      (instr_as_intrinsic(v->parent)->op == INTR_load_vertex_id ||
+		       instr_as_intrinsic(v->parent)->op == INTR_load_instance_id);
+	if (d->kind != ISEL_TEMP || part || sysval || (depth && v->parent->type != INSTR_alu)) {
 		unsigned copy = etna_value_create(c->s, v->num_components);
 		struct etna_instr *mov = esel_emit(c, ETNA_OP_mov);
 		mov->dst = (struct etna_dst){ .file = ETNA_FILE_TEMP, .value = copy,
@@ -565,14 +725,7 @@ static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 		val->forced = (int)ETNA_VREG_FRAG_DEPTH;
 	else
 		val->cls = ETNA_CLASS_VEC4;
-	struct etna_instr *out = esel_emit(c, ETNA_OP_output);
-	out->src[2] = src;
-	if (s->stage == STAGE_VERTEX && decl) {
-		if (decl->builtin == BUILTIN_point_size)
-			c->s->has_point_size = true;
-		else if (decl->builtin != BUILTIN_position)
-			c->s->num_outputs++;
-	}
+	emit_output_instr(c, decl, src, 0);
 }
 
 void esel_intrinsic(struct isel *c, struct intrinsic_instr *intr)
@@ -664,6 +817,8 @@ void esel_finish_io(struct isel *c)
 	free(c->input_first);
 	free(c->input_reg);
 	c->input_first = c->input_reg = NULL;
+	free(c->out_slots);
+	c->out_slots = NULL;
 }
 
 /* ---- textures ---- */

@@ -139,8 +139,11 @@ static void check_reads(struct vstate *v, const uint32_t *st, const struct etna_
 		} else if (in->opc == ETNA_OP_output &&
 			   s->values.data[src.value].vreg != ETNA_VREG_FRAG_DEPTH) {
 			/* the hardware hands on the register, unswizzled
-			 * (the fragment depth: t0.z) */
+			 * (the fragment depth: t0.z); a location several
+			 * outputs share, the channels they stored */
 			for (unsigned p = 0; p < n && p < 4; p++) {
+				if (in->dst.mask && !(in->dst.mask & (1u << p)))
+					continue;
 				struct etna_src one = src;
 				one.swiz[p] = (uint8_t)p;
 				check(v, st, in, &one, p);
