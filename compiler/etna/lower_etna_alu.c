@@ -6,7 +6,9 @@
  *	fsub a, b        →  fadd a, -b          (NIR has no fsub)
  *	isub a, b        →  iadd a, ineg b
  *	ftrunc a         →  bcsel(a < 0, -floor|a|, floor|a|)   (lower_ftrunc)
- *	fround_even a    →  floor(a + 0.5)                       (lower_fround_even)
+ *	fround_even a    →  fract(a) == 0.5 ? floor(a + 0.5) + 1 : floor(a + 0.5)
+ *	                                                         (lower_fround_even, as
+ *	                                                          nir_opt_algebraic_late has it)
  *	ball_fequalN     →  one vector compare, its components iand'ed
  *	bany_fnequalN       (lower_vector_cmp, after nir_opt_vectorize)
  *	fltu/fgeu/…      →  inot of the ordered compare
@@ -58,8 +60,14 @@ static struct ssa_def *lower(struct builder *b, struct alu_instr *alu, const voi
 		struct ssa_def *f = b_ffloor(b, b_fabs(b, a));
 		return b_bcsel(b, b_flt(b, a, b_imm_float(b, 0.0)), b_fneg(b, f), f);
 	}
-	case OP_fround_even:
-		return b_ffloor(b, b_fadd(b, src(b, alu, 0), b_imm_float(b, 0.5)));
+	case OP_fround_even: {
+		/* nir_opt_algebraic_late's approximation for DX9-class
+		 * hardware: a half goes up, a half a second time up */
+		struct ssa_def *a = src(b, alu, 0);
+		struct ssa_def *f = b_ffloor(b, b_fadd(b, a, b_imm_float(b, 0.5)));
+		return b_bcsel(b, b_feq(b, b_ffract(b, a), b_imm_float(b, 0.5)),
+			       b_fadd(b, f, b_imm_float(b, 1.0)), f);
+	}
 	case OP_ball_fequal2: case OP_ball_fequal3: case OP_ball_fequal4:
 		return all_any(b, alu, OP_feq, OP_iand);
 	case OP_bany_fnequal2: case OP_bany_fnequal3: case OP_bany_fnequal4:
