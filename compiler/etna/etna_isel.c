@@ -478,6 +478,7 @@ struct etna_shader *etna_isel(struct shader *ir, const struct etna_info *t, stru
 	free(c.d);
 	free(c.ubo_base);
 	free(c.out_slots);	/* esel_finish_io's, unless selection failed first */
+	free(c.out_shared);
 	free(c.input_first);
 	free(c.input_reg);
 	if (c.failed)

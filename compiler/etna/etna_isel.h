@@ -46,12 +46,10 @@ struct isel_def {
 	struct etna_instr *first_writer;	/* for the class of the value */
 };
 
-/* A location several outputs write parts of (components, or blocks the
- * linker put at one location): one register, handed on after its last
- * store. */
+/* A location several vertex outputs write parts of (other components):
+ * one register, handed on after its last store. */
 struct out_slot {
 	int location;
-	unsigned index;			/* FS: the dual-source blend index */
 	unsigned value;			/* ETNA_NO_VALUE until the first store */
 	unsigned written;		/* channels stored so far */
 	unsigned stores;		/* stores still to come */
@@ -72,7 +70,8 @@ struct isel {
 	unsigned input_slots;		/* entries in input_reg */
 	unsigned point_coord_slot;	/* FS: gl_PointCoord's register, or ~0 */
 	unsigned num_inputs;		/* input registers */
-	struct out_slot *out_slots;	/* outputs sharing a location: one register */
+	bool *out_shared;		/* by output declaration: shares its location */
+	struct out_slot *out_slots;	/* the shared locations: one register each */
 	unsigned num_out_slots;
 	unsigned cull_offset;		/* FS: the cull distances' first element in the
 					   compact clip/cull array (the clip

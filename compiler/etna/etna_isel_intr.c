@@ -556,37 +556,58 @@ static bool output_shared(const struct shader *s, unsigned o)
 	return false;
 }
 
-static struct out_slot *out_slot(struct isel *c, int location, unsigned index)
+/* The location a store to a shared location writes, or false. */
+static bool shared_store_location(const struct isel *c, const struct intrinsic_instr *st,
+				  int *location)
+{
+	if (st->op != INTR_store_output)
+		return false;
+	unsigned o = (unsigned)intrinsic_get(st, INTR_IDX_base);
+	uint32_t slot = 0;
+	if (o >= c->ir->num_outputs || !c->out_shared[o] || !const_u32(st->src[1].ssa, &slot))
+		return false;
+	*location = c->ir->outputs[o]->location + (int)slot;
+	return true;
+}
+
+static struct out_slot *find_slot(const struct isel *c, int location)
 {
 	for (unsigned k = 0; k < c->num_out_slots; k++)
-		if (c->out_slots[k].location == location && c->out_slots[k].index == index)
+		if (c->out_slots[k].location == location)
 			return &c->out_slots[k];
 	return NULL;
 }
 
-/* The locations outputs share and how many stores each gets. */
+/* The shared location a store writes, or NULL. */
+static struct out_slot *store_slot(const struct isel *c, const struct intrinsic_instr *st)
+{
+	int loc;
+	return c->num_out_slots && shared_store_location(c, st, &loc) ? find_slot(c, loc) : NULL;
+}
+
+/* The outputs that share a location, those locations and how many stores
+ * each gets. */
 static void count_shared_outputs(struct isel *c)
 {
 	struct shader *s = c->ir;
+	c->out_shared = xcalloc(s->num_outputs + 1, sizeof(bool));
+	bool any = false;
+	for (unsigned o = 0; o < s->num_outputs; o++)
+		any |= c->out_shared[o] = output_shared(s, o);
+	if (!any)
+		return;
 	foreach_block(b, s->fn)
 		foreach_instr(in, b) {
-			if (in->type != INSTR_intrinsic)
+			int loc;
+			if (in->type != INSTR_intrinsic ||
+			    !shared_store_location(c, instr_as_intrinsic(in), &loc))
 				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(in);
-			if (intr->op != INTR_store_output)
-				continue;
-			unsigned o = (unsigned)intrinsic_get(intr, INTR_IDX_base);
-			uint32_t slot = 0;
-			if (o >= s->num_outputs || !output_shared(s, o) ||
-			    !const_u32(intr->src[1].ssa, &slot))
-				continue;
-			int loc = s->outputs[o]->location + (int)slot;
-			struct out_slot *t = out_slot(c, loc, s->outputs[o]->index);
+			struct out_slot *t = find_slot(c, loc);
 			if (!t) {
 				c->out_slots = xrealloc(c->out_slots,
 							(c->num_out_slots + 1) * sizeof(*c->out_slots));
 				t = &c->out_slots[c->num_out_slots++];
-				*t = (struct out_slot){ loc, s->outputs[o]->index, ETNA_NO_VALUE, 0, 0 };
+				*t = (struct out_slot){ loc, ETNA_NO_VALUE, 0, 0 };
 			}
 			t->stores++;
 		}
@@ -617,25 +638,19 @@ static unsigned slot_value(struct isel *c, struct out_slot *t)
 
 unsigned esel_shared_output_value(struct isel *c, const struct ssa_def *def, unsigned *comp)
 {
-	if (ssa_def_num_uses(def) != 1)
+	if (!c->num_out_slots || ssa_def_num_uses(def) != 1)
 		return ETNA_NO_VALUE;
 	foreach_use(u, def) {
 		struct instr *in = u->parent_instr;
 		if (!in || in->type != INSTR_intrinsic)
 			return ETNA_NO_VALUE;
 		struct intrinsic_instr *st = instr_as_intrinsic(in);
-		if (st->op != INTR_store_output || st->src[0].ssa != def)
+		struct out_slot *t = st->src[0].ssa == def ? store_slot(c, st) : NULL;
+		if (!t || (unsigned)intrinsic_get(st, INTR_IDX_write_mask) !=
+			  (1u << def->num_components) - 1)
 			return ETNA_NO_VALUE;
-		unsigned o = (unsigned)intrinsic_get(st, INTR_IDX_base);
-		uint32_t slot = 0;
-		if (o >= c->ir->num_outputs || !output_shared(c->ir, o) ||
-		    !const_u32(st->src[1].ssa, &slot) ||
-		    (unsigned)intrinsic_get(st, INTR_IDX_write_mask) != (1u << def->num_components) - 1)
-			return ETNA_NO_VALUE;
-		const struct io_decl *decl = c->ir->outputs[o];
-		struct out_slot *t = out_slot(c, decl->location + (int)slot, decl->index);
 		*comp = (unsigned)intrinsic_get(st, INTR_IDX_component);
-		if (!t || *comp + def->num_components > 4)
+		if (*comp + def->num_components > 4)
 			return ETNA_NO_VALUE;
 		return slot_value(c, t);
 	}
@@ -646,13 +661,8 @@ unsigned esel_shared_output_value(struct isel *c, const struct ssa_def *def, uns
  * register (none when the value was computed there); after the last one,
  * the register is handed on. */
 static void emit_shared_output(struct isel *c, struct intrinsic_instr *intr,
-			       const struct io_decl *decl, uint32_t slot)
+			       const struct io_decl *decl, struct out_slot *t)
 {
-	struct out_slot *t = out_slot(c, decl->location + (int)slot, decl->index);
-	if (!t) {
-		esel_error(c, "internal error: a shared output location not counted");
-		return;
-	}
 	slot_value(c, t);
 	const struct ssa_def *v = intr->src[0].ssa;
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
@@ -689,10 +699,9 @@ static void emit_output(struct isel *c, struct intrinsic_instr *intr)
 			   builtin_names[decl->builtin]);
 		return;
 	}
-	uint32_t slot = 0;
-	if (decl && out_slot(c, decl->location + (const_u32(intr->src[1].ssa, &slot), (int)slot),
-			     decl->index) && output_shared(s, o)) {
-		emit_shared_output(c, intr, decl, slot);
+	struct out_slot *t = decl ? store_slot(c, intr) : NULL;
+	if (t) {
+		emit_shared_output(c, intr, decl, t);
 		return;
 	}
 	const struct ssa_def *v = intr->src[0].ssa;
@@ -818,7 +827,9 @@ void esel_finish_io(struct isel *c)
 	free(c->input_reg);
 	c->input_first = c->input_reg = NULL;
 	free(c->out_slots);
+	free(c->out_shared);
 	c->out_slots = NULL;
+	c->out_shared = NULL;
 }
 
 /* ---- textures ---- */

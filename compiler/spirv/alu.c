@@ -223,23 +223,43 @@ static struct ssa_def *dot(struct spv *r, struct ssa_def *a, struct ssa_def *b)
 	spv_fail(r, "a dot product of %u components", a->num_components);
 }
 
+/* Σ col[i] · v_i from the last column, as Mesa's vtn matrix_multiply(): a
+ * product with a homogeneous vec4(p, 1.0) starts from the last column
+ * itself, each earlier one an ffma. */
+static struct ssa_def *columns_times_vector(struct spv *r, struct ssa_def *const *col, unsigned n,
+					   struct ssa_def *v)
+{
+	struct builder *b = &r->b;
+	struct ssa_def *acc = b_fmul(b, col[n - 1], b_channel(b, v, n - 1));
+	for (unsigned i = n - 1; i-- > 0;)
+		acc = b_ffma(b, col[i], b_channel(b, v, i), acc);
+	return acc;
+}
+
+/* Row `i` of the matrix whose `n` columns are m's elements, gathered as a
+ * vector of channels (vtn_ssa_transpose). */
+static struct ssa_def *gather_row(struct spv *r, const struct spv_val *m, unsigned i, unsigned n)
+{
+	struct ssa_def *ch[4];
+	for (unsigned j = 0; j < n; j++)
+		ch[j] = b_channel(&r->b, m->elems[j]->def, i);
+	return b_vec(&r->b, ch, n);
+}
+
 /* M × v = Σ column_i · v_i (Mesa's form: one fmul and ffmas). */
 struct ssa_def *spv_matrix_times_vector(struct spv *r, struct spv_val *m, struct ssa_def *v)
 {
-	struct builder *b = &r->b;
-	if (!m->elems || m->type->kind != T_MATRIX || v->num_components != m->type->length)
+	if (!m->elems || m->type->kind != T_MATRIX || v->num_components != m->type->length ||
+	    m->type->length > 4)
 		spv_fail(r, "a matrix times a vector of the wrong size");
-	/* from the last column, as Mesa's vtn matrix_multiply(): a product
-	 * with a homogeneous vec4(p, 1.0) starts from the last column itself,
-	 * each earlier one an ffma */
 	unsigned n = m->type->length;
-	for (unsigned i = 0; i < n; i++)
+	struct ssa_def *col[4];
+	for (unsigned i = 0; i < n; i++) {
 		if (!m->elems[i]->def || m->elems[i]->def->num_components != m->type->elem->length)
 			spv_fail(r, "a matrix column the module never made");
-	struct ssa_def *acc = b_fmul(b, m->elems[n - 1]->def, b_channel(b, v, n - 1));
-	for (unsigned i = n - 1; i-- > 0;)
-		acc = b_ffma(b, m->elems[i]->def, b_channel(b, v, i), acc);
-	return acc;
+		col[i] = m->elems[i]->def;
+	}
+	return columns_times_vector(r, col, n, v);
 }
 
 /* transpose(X) × v: each row of the product a dot of a column of X with v
@@ -269,7 +289,6 @@ static struct ssa_def *transposed_times_vector(struct spv *r, struct spv_val *x,
  */
 static struct ssa_def *vector_times_matrix(struct spv *r, struct ssa_def *v, struct spv_val *m)
 {
-	struct builder *b = &r->b;
 	if (m->transposed)
 		return spv_matrix_times_vector(r, m->transposed, v);
 	unsigned rows = m->type->elem->length, cols = m->type->length;
@@ -280,16 +299,9 @@ static struct ssa_def *vector_times_matrix(struct spv *r, struct ssa_def *v, str
 			spv_fail(r, "a matrix column the module never made");
 	/* vtn_ssa_transpose makes every row first, then the product runs */
 	struct ssa_def *row[4];
-	for (unsigned i = 0; i < rows; i++) {
-		struct ssa_def *ch[4];
-		for (unsigned j = 0; j < cols; j++)
-			ch[j] = b_channel(b, m->elems[j]->def, i);
-		row[i] = b_vec(b, ch, cols);
-	}
-	struct ssa_def *acc = b_fmul(b, row[rows - 1], b_channel(b, v, rows - 1));
-	for (unsigned i = rows - 1; i-- > 0;)
-		acc = b_ffma(b, row[i], b_channel(b, v, i), acc);
-	return acc;
+	for (unsigned i = 0; i < rows; i++)
+		row[i] = gather_row(r, m, i, cols);
+	return columns_times_vector(r, row, rows, v);
 }
 
 /* A matrix times a column: by the rows of a transposed float matrix, else
@@ -315,12 +327,8 @@ static struct spv_val *transpose(struct spv *r, struct spv_val *m, struct spv_ty
 	    m->type->length != t->elem->length)
 		spv_fail(r, "a transpose of the wrong size");
 	struct spv_val *res = spv_val_new(r, t);
-	for (unsigned i = 0; i < t->length; i++) {
-		struct ssa_def *ch[4];
-		for (unsigned j = 0; j < t->elem->length; j++)
-			ch[j] = b_channel(&r->b, m->elems[j]->def, i);
-		res->elems[i] = spv_val_def(r, t->elem, b_vec(&r->b, ch, t->elem->length));
-	}
+	for (unsigned i = 0; i < t->length; i++)
+		res->elems[i] = spv_val_def(r, t->elem, gather_row(r, m, i, t->elem->length));
 	res->transposed = m;
 	return res;
 }
