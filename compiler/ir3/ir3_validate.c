@@ -121,6 +121,18 @@ static void check_instr(struct vctx *v, struct ir3_block *b, struct ir3_instruct
 			fail(v, "destination %u does not point back at its instruction", n);
 	for (unsigned n = 0; n < i->nsrc; n++)
 		check_src(v, i, n);
+	/* a mov or cov reads and writes registers as wide as its types: 8- and
+	 * 16-bit types in half registers (Mesa's ir3_validate, validate_reg_size) */
+	if (i->opc == OPC_MOV && i->ndst == 1 && i->nsrc >= 1) {
+		const struct ir3_register *d = i->dsts[0], *s = i->srcs[0];
+		if (!!(d->flags & IR3_REG_HALF) != ir3_type_is_half(i->dst_type))
+			fail(v, "a %s destination for a %s type", d->flags & IR3_REG_HALF ? "half" : "full",
+			     ir3_type_is_half(i->dst_type) ? "half" : "full");
+		else if (!(s->flags & (IR3_REG_IMMED | IR3_REG_CONST)) &&
+			 !!(s->flags & IR3_REG_HALF) != ir3_type_is_half(i->type))
+			fail(v, "a %s source for a %s type", s->flags & IR3_REG_HALF ? "half" : "full",
+			     ir3_type_is_half(i->type) ? "half" : "full");
+	}
 	if (i->repeat && !(op->flags & IR3_OP_RPT))
 		fail(v, "%s cannot repeat", op->name);
 	if (i->opc == OPC_NOP && i->repeat > 5)
