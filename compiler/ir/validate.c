@@ -857,7 +857,7 @@ static void check_io_decls(struct vctx *c, struct io_decl **decls, unsigned n, c
 	for (unsigned i = 0; i < n; i++) {
 		const struct io_decl *d = decls[i];
 		if (!ir_valid_num_components(d->num_components) || d->num_components > 4 ||
-		    d->bit_size < 16 || !ir_valid_bit_size(d->bit_size))
+		    d->bit_size < 8 || !ir_valid_bit_size(d->bit_size))
 			decl_error(c, kind, i, "invalid type");
 		if ((unsigned)d->builtin >= BUILTIN_COUNT || (unsigned)d->interp >= INTERP_COUNT)
 			decl_error(c, kind, i, "invalid builtin or interpolation");

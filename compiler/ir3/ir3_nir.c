@@ -3,6 +3,7 @@
  * readable list of passes run with the pipeline's PASS() (validation after
  * each, --print-after dumps).  Order, as Mesa's:
  *
+ *	lower_ir3_io_8bit            (8-bit stage I/O as 16-bit: half registers)
  *	opt_algebraic                (its bit-op rules, which the shared
  *	                              pipeline leaves out: ir3 has no
  *	                              lower_bitops, so Mesa's state tracker
@@ -54,6 +55,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 {
 	bool progress = false;
 	pl->shader->info.algebraic_bitops = true;
+	PASS(progress, pl, lower_ir3_io_8bit, t);
 	PASS(progress, pl, opt_algebraic);
 	PASS(progress, pl, lower_ir3_tess, t);
 	PASS(progress, pl, lower_ir3_gs, t);

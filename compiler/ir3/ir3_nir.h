@@ -145,6 +145,9 @@ static inline struct ir3_lowering ir3_lowering_view(const struct ir3_info *t)
 
 /* ---- the lowering passes (one per file), each `bool pass(shader, …)` ---- */
 
+/* 8-bit stage inputs and outputs carried as 16-bit ones: ir3 keeps 8-bit
+ * values in half registers (lower_ir3_io_8bit.c). */
+bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);
 /* Horizontal and missing ALU ops: fdot → fmul/ffma, ball/bany → compares,
  * fdiv → frcp+fmul, ffract, isign, bitfield ops to shifts, pack/unpack of
  * halves (lower_ir3_alu.c). */

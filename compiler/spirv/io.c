@@ -301,7 +301,7 @@ static struct io_group *enter_group(struct spv *r, struct io_at *at)
 	group_shape(r, at, &leaf, &slots, &components);
 	/* a boolean builtin (CullPrimitiveEXT) travels as a 32-bit integer, 8-bit
 	 * integers as 16-bit ones */
-	unsigned bits = spv_type_is_bool(leaf) ? 32 : leaf->bit_size == 8 ? 16 : leaf->bit_size;
+	unsigned bits = spv_type_is_bool(leaf) ? 32 : leaf->bit_size;
 	if (spv_type_is_bool(leaf) && at->builtin == ~0u)
 		spv_unsupported(r, "%s in the stage interface", spv_type_str(r, leaf));
 	bool out = is_output(at);
@@ -483,8 +483,6 @@ static struct ssa_def *from_io(struct spv *r, struct ssa_def *v, const struct sp
 {
 	if (spv_type_is_bool(t))
 		return b_ine(&r->b, v, b_imm_intN(&r->b, 0, v->bit_size));
-	if (t->bit_size == 8 && v->bit_size == 16)
-		return spv_type_scalar(r, t)->is_signed ? b_i2i8(&r->b, v) : b_u2u8(&r->b, v);
 	return v;
 }
 
@@ -633,8 +631,6 @@ static void store_slot(struct spv *r, struct io_at *at, struct ssa_def *v, unsig
 	spv_budget(r, 1);
 	if (v->bit_size == 1)
 		v = b_b2i32(b, v);
-	else if (v->bit_size == 8)
-		v = b_u2u16(b, v);
 	if (v->bit_size != d->bit_size || first + v->num_components > d->num_components)
 		spv_fail(r, "storing a %ux%u value into a %ux%u output", v->bit_size,
 			 v->num_components, d->bit_size, d->num_components);

@@ -193,8 +193,11 @@ static void test_parsed(void)
 	bad(FS("\tif %4 {\n\tblock b1:\n\t\t1 %4 = load_const false\n\t} else {\n\tblock b2:\n\t}\n"
 	       "block b3:\n"), "the condition of the if after it, %4, does not dominate it");
 	/* declarations and stage information */
-	bad("shader fragment\n\ninput 0 8x4 location=0\n\nfn main {\nblock b0:\n}\n",
+	/* booleans are no stage I/O; 8-bit values are (GL_EXT_shader_8bit_storage) */
+	bad("shader fragment\n\ninput 0 1x4 location=0\n\nfn main {\nblock b0:\n}\n",
 	    "input 0: invalid type");
+	good("shader fragment\n\ninput 0 8x4 location=0 flat\n\nfn main {\nblock b0:\n}\n",
+	     "an 8-bit input");
 	bad("shader fragment\n\ninput 0 32 location=300\n\nfn main {\nblock b0:\n}\n",
 	    "input 0: a location from 0 to 255 is needed");
 	bad("shader fragment\n\noutput 0 32 builtin=frag_depth location=0\n\nfn main {\nblock b0:\n}\n",
