@@ -49,6 +49,7 @@ struct ir3_iface_varying {
 struct ir3_iface_comp {
 	int decl;			/* the output declaration, -1: none */
 	unsigned elem;			/* its array element */
+	unsigned comp;			/* the component of that element's value */
 };
 
 struct ir3_iface_output {

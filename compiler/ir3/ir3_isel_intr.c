@@ -166,11 +166,23 @@ void isel_setup_inputs(struct isel *c)
 				c->num_output_slots = c->output_slot[o] +
 						      decl_num_slots(c->s->outputs[o]->array_size);
 		}
-	for (unsigned o = 0; o < c->s->num_outputs; o++)
-		if (!output_located(c->s->outputs[o])) {
-			c->output_slot[o] = c->num_output_slots;
-			c->num_output_slots += decl_num_slots(c->s->outputs[o]->array_size);
+	unsigned compact = ~0u;
+	for (unsigned o = 0; o < c->s->num_outputs; o++) {
+		const struct io_decl *d = c->s->outputs[o];
+		if (output_located(d))
+			continue;
+		if (ir3_io_compact(d)) {
+			/* the clip and cull distances: one array, two slots */
+			if (compact == ~0u) {
+				compact = c->num_output_slots;
+				c->num_output_slots += 2;
+			}
+			c->output_slot[o] = compact;
+			continue;
 		}
+		c->output_slot[o] = c->num_output_slots;
+		c->num_output_slots += decl_num_slots(d->array_size);
+	}
 	c->exits = arena_array(c->ir->arena, struct isel_exit, c->s->fn->num_blocks + 1);
 	c->input_mask = arena_array(c->ir->arena, unsigned, c->num_input_slots + 1);
 	memset(c->input_mask, 0, sizeof(unsigned) * (c->num_input_slots + 1));
@@ -368,6 +380,28 @@ static struct ir3_register **exit_vals(struct isel *c)
 	return x->vals;
 }
 
+/* The slot and component element `elem`, component `comp` of output `o`
+ * is stored in; false: none.  The clip and cull distances are one compact
+ * array of floats, four to a slot, the cull distances after the clip
+ * distances (Mesa's nir_lower_clip_cull_distance_arrays, ir3_io_place), so
+ * its slot is a vector like any other: `gl_ClipDistance[1] = p.y` beside
+ * `gl_Position = p` costs the movs of two vectors sharing components. */
+static bool output_place(struct isel *c, unsigned o, unsigned elem, unsigned comp, unsigned *slot,
+			 unsigned *at)
+{
+	const struct io_decl *d = c->s->outputs[o];
+	*at = comp;
+	if (!ir3_io_compact(d)) {
+		*slot = c->output_slot[o] + elem;
+		return comp < 4;
+	}
+	int index = ir3_io_place(c->s->outputs, c->s->num_outputs, d, elem, at);
+	if (index < 0)
+		return false;
+	*slot = c->output_slot[o] + (unsigned)(index - 7);
+	return true;
+}
+
 /* After lower_io_to_temps, outputs are stored only in the blocks that end
  * the shader, at constant slots. */
 static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
@@ -386,10 +420,12 @@ static void emit_store_output(struct isel *c, struct intrinsic_instr *intr)
 		return;
 	}
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
-	struct ir3_register **out = exit_vals(c) + (c->output_slot[base] + off) * 4;
-	for (unsigned k = 0; k < intr->num_components && comp + k < 4; k++)
-		if (mask & (1u << k))
-			out[comp + k] = v[k];
+	struct ir3_register **vals = exit_vals(c);
+	for (unsigned k = 0; k < intr->num_components; k++) {
+		unsigned slot, at;
+		if ((mask & (1u << k)) && output_place(c, base, off, comp + k, &slot, &at))
+			vals[slot * 4 + at] = v[k];
+	}
 }
 
 /* One value per output component at the end: the exit's, or a phi of the
@@ -433,10 +469,21 @@ static struct ir3_iface_output slot_owners(struct isel *c, unsigned sl)
 		io.comp[k].decl = -1;
 	for (unsigned o = 0; o < c->s->num_outputs; o++) {
 		const struct io_decl *d = c->s->outputs[o];
+		if (ir3_io_compact(d)) {
+			for (unsigned e = 0; e < decl_num_slots(d->array_size); e++) {
+				unsigned slot, at;
+				if (!output_place(c, o, e, 0, &slot, &at) || slot != sl)
+					continue;
+				io.comp[at] = (struct ir3_iface_comp){ (int)o, e, 0 };
+				if (!io.name)
+					io.name = isel_decl_name(c, d, e);
+			}
+			continue;
+		}
 		if (sl < c->output_slot[o] || sl - c->output_slot[o] >= decl_num_slots(d->array_size))
 			continue;
 		for (unsigned k = d->component; k < 4 && k < d->component + d->num_components; k++)
-			io.comp[k] = (struct ir3_iface_comp){ (int)o, sl - c->output_slot[o] };
+			io.comp[k] = (struct ir3_iface_comp){ (int)o, sl - c->output_slot[o], k - d->component };
 		if (c->s->stage == STAGE_FRAGMENT && output_located(d) && sl < 8)
 			io.slot = (int)sl * 4;
 		if (!io.name)

@@ -280,14 +280,14 @@ static void put_output(struct srun *r, unsigned f, const struct ir3_iface_output
 	if (sim_stage_output(r, f, decl, v) || decl >= s->num_outputs)
 		return;
 	const struct io_decl *d = s->outputs[decl];
-	int dc = (int)comp - (int)d->component;
-	if (dc < 0 || dc >= (int)d->num_components)
+	unsigned dc = o->comp[comp].comp;
+	if (dc >= d->num_components)
 		return;
 	struct interp_output *out = &r->outs[decl];
 	if (f >= out->lanes && out->lanes != 1)
 		return;
 	size_t x = interp_io_index(d, out->lanes, out->vertices, out->lanes == 1 ? 0 : f, 0,
-				   o->comp[comp].elem, (unsigned)dc);
+				   o->comp[comp].elem, dc);
 	out->vals[x] = v.bits & (d->bit_size >= 32 ? UINT32_MAX : 0xffffu);
 	out->tags[x] = v.poison ? INTERP_TAG_POISON : 0;
 	r->out_writer[decl][x] = writer;
