@@ -144,6 +144,7 @@ enum {
 	IR3_INSTR_MARK = 1 << 13,	/* scratch for passes */
 	IR3_INSTR_FIXED_SYNC = 1 << 14,	/* selection wants (ss)(sy) here: legalize adds them */
 	IR3_INSTR_S2EN = 1 << 15,	/* cat5 .s2en: sampler and texture from the last source */
+	IR3_INSTR_SSBO = 1 << 16,	/* isam of SSBO `tex` at the element src0.x */
 };
 
 enum ir3_type {

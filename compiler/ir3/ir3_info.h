@@ -70,8 +70,9 @@ struct ir3_info {
 	bool has_preamble;
 	bool has_fs_tex_prefetch;
 	bool has_isam_ssbo;		/* a6xx+: SSBO loads nothing writes may read through
-					   the texture cache (isam): Mesa keeps them scalar
-					   (no isam.v in the targets modelled) */
+					   the texture cache (isam) */
+	bool has_isam_v;		/* a660+: isam.v reads a vector at a 1D offset; without
+					   it those loads are scalar isams at (offset, 0) */
 	bool has_alias_tex;		/* a7xx */
 	bool has_alias_rt;		/* a750 */
 	bool tess_use_shared;		/* a650+: VS→TCS through ldl/stl, the TCS's local

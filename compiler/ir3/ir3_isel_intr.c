@@ -1016,9 +1016,34 @@ static void slot_src(struct ir3_instruction *i, struct slot s)
 		ir3_src_ssa(i, s.reg, 0);
 }
 
+/* An SSBO load nothing in the shader writes, through the texture cache
+ * (Mesa's emit_intrinsic_load_ssbo with has_isam_ssbo): isam at (offset,
+ * 0) of one component (lower_ir3_ssbo_scalar), or with isam.v a vector at
+ * the offset alone.  A dynamically indexed SSBO keeps ldib. */
+static bool emit_isam_ssbo(struct isel *c, struct intrinsic_instr *intr, struct slot slot)
+{
+	unsigned n = intr->def.num_components, bits = intr->def.bit_size;
+	if (!c->t->has_isam_ssbo || !slot.direct || (bits != 16 && bits != 32) ||
+	    !((unsigned)intrinsic_get(intr, INTR_IDX_access) & ACCESS_CAN_REORDER) ||
+	    (n > 1 && !c->t->has_isam_v))
+		return false;
+	struct ir3_register *coord = ssbo_offset(c, &intr->src[1], bits);
+	if (!c->t->has_isam_v) {
+		struct ir3_register *xy[2] = { coord, isel_imm(c, 0, false) };
+		coord = isel_collect(c, xy, 2);
+	}
+	struct ir3_register *dst = ir3_b_tex(&c->b, OPC_ISAM, bits == 16 ? TYPE_U16 : TYPE_U32,
+					     (1u << n) - 1, slot.imm, 0, 1, &coord);
+	dst->instr->flags |= IR3_INSTR_SSBO;
+	split_into(c, dst, n, isel_def(c, &intr->def));
+	return true;
+}
+
 static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 {
 	struct slot slot = slot_of(c, &intr->src[0]);
+	if (emit_isam_ssbo(c, intr, slot))
+		return;
 	unsigned n = intr->def.num_components;
 	bool ibo = c->t->ibo_ssbo;
 	struct ir3_instruction *i = mem_instr(c, ibo ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));

@@ -26,6 +26,8 @@
  *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
  *	                              _at_sample)
  *	lower_ir3_subgroups          (nir_lower_subgroups)
+ *	lower_ir3_ssbo_scalar        (a6xx without isam.v: isam's SSBO loads
+ *	                              scalar, ir3_nir_should_scalarize_mem)
  *	lower_ir3_int64              (ir3_nir_lower_64b_intrinsics,
  *	                              nir_lower_int64)
  *	lower_fpow … lower_ldexp     (the generic lowerings behind
@@ -69,6 +71,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_ir3_interp, t);
 	PASS(progress, pl, lower_ir3_subgroups, t);
+	PASS(progress, pl, lower_ir3_ssbo_scalar, t);
 	PASS(progress, pl, lower_ir3_int64, t);
 	PASS(progress, pl, lower_fpow);
 	PASS(progress, pl, lower_flrp);
@@ -103,8 +106,8 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 /* Mesa's ir3_nir_should_vectorize_mem: a UBO access of dwords within one
  * vec4 (its worst placement given the alignment), anything else of at most
  * 4 components of at most 32 bits, aligned to a component; not an SSBO load
- * isam can take (nothing writes it), which stays scalar for the texture
- * cache. */
+ * isam can take (nothing writes it) on a GPU without isam.v, which stays
+ * scalar for the texture cache. */
 static bool vectorize_ok(const struct intrinsic_instr *low, unsigned bits, unsigned n,
 			 unsigned align_mul, unsigned align_offset, const void *data)
 {
@@ -117,7 +120,7 @@ static bool vectorize_ok(const struct intrinsic_instr *low, unsigned bits, unsig
 		align_offset &= 15;
 		return align_mul >= 4 && 16 - align_mul + align_offset + n * bytes <= 16;
 	}
-	if (low->op == INTR_load_ssbo && t->has_isam_ssbo &&
+	if (low->op == INTR_load_ssbo && t->has_isam_ssbo && !t->has_isam_v &&
 	    ((unsigned)intrinsic_get(low, INTR_IDX_access) & ACCESS_CAN_REORDER))
 		return false;
 	return bits <= 32 && bytes && align_mul >= bytes && align_offset % bytes == 0 && n <= 4;

@@ -125,7 +125,8 @@ enum {
 	X(unsigned, pvtmem_array_min)	/* … above this many bytes */ \
 	X(bool, tess_use_shared)	/* VS → TCS through local memory */ \
 	X(bool, has_preamble)		/* ir3_nir_opt_preamble */ \
-	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize */
+	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize, lower_ir3_ssbo_scalar */ \
+	X(bool, has_isam_v)
 
 struct ir3_lowering {
 #define IR3_LOWERING_FIELD(type, name) type name;
@@ -145,6 +146,10 @@ static inline struct ir3_lowering ir3_lowering_view(const struct ir3_info *t)
 
 /* ---- the lowering passes (one per file), each `bool pass(shader, …)` ---- */
 
+/* SSBO loads isam will read, one component each where there is no isam.v
+ * (Mesa's nir_lower_io_to_scalar with ir3_nir_should_scalarize_mem;
+ * lower_ir3_ssbo_scalar.c). */
+bool lower_ir3_ssbo_scalar(struct shader *s, const struct ir3_lowering *t);
 /* 8-bit stage inputs and outputs carried as 16-bit ones: ir3 keeps 8-bit
  * values in half registers (lower_ir3_io_8bit.c). */
 bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);

@@ -549,6 +549,10 @@ static void exec_one(struct srun *r, uint32_t pc, unsigned f)
 			store_from(r, pc, f, priv_of(r, f), off, 1, count_of(i, 2));
 		return;
 	case OPC_LDIB: case OPC_LDGB: exec_ldib(r, pc, f); return;
+	case OPC_ISAM:	/* IR3_INSTR_SSBO: SSBO `tex` at the element src0.x */
+		load_to(r, pc, f, ssbo(r, i->tex), (uint64_t)opnd(r, pc, f, 0, 0, &p) * type_bytes(i->type),
+			ir3_reg_elems(i->dsts[0]), p);
+		return;
 	case OPC_STIB: case OPC_STGB: exec_stib(r, pc, f); return;
 	case OPC_LDC: exec_ldc(r, pc, f); return;
 	case OPC_STC: exec_stc(r, pc, f); return;

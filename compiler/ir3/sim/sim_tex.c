@@ -350,6 +350,10 @@ void sim_exec_tex(struct srun *r, uint32_t pc)
 			sim_error(r, "the simulator does not run %s", ir3_op(i->opc)->name);
 			return;
 		}
+		if (i->flags & IR3_INSTR_SSBO) {	/* a buffer through the texture cache */
+			sim_exec_mem(r, pc);
+			return;
+		}
 		exec_sample(r, pc);
 		return;
 	}
