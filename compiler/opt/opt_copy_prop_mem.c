@@ -35,93 +35,22 @@
 #include "compiler/opt/opt_util.h"
 #include "compiler/util/array.h"
 
-/* A memory range an access touches: SSBO `slot` (NULL: shared memory) at
- * `base` + [off, off + bytes) (`base` NULL: a constant offset). */
-struct range {
-	struct ssa_def *slot;
-	struct ssa_def *base;
-	int64_t off;
-	unsigned bytes;
-	bool restrict_;
-	bool whole;		/* an atomic or an unknown access: all of the buffer */
-};
-
 /* A value the memory is known to hold. */
 struct known {
-	struct range r;
+	struct opt_mem_range r;
 	struct ssa_def *offset;		/* the access's offset source */
 	unsigned num_components, bit_size;
 	struct ssa_def *value;
 };
 
 typedef ARRAY(struct known) known_set;
-typedef ARRAY(struct range) range_list;
+typedef ARRAY(struct opt_mem_range) range_list;
 
-static bool is_ssbo_access(enum intrinsic op)
-{
-	return op == INTR_load_ssbo || op == INTR_store_ssbo || op == INTR_ssbo_atomic ||
-	       op == INTR_ssbo_atomic_swap;
-}
-
-static bool is_shared_access(enum intrinsic op)
-{
-	return op == INTR_load_shared || op == INTR_store_shared || op == INTR_shared_atomic ||
-	       op == INTR_shared_atomic_swap;
-}
-
-static bool is_store(enum intrinsic op)
-{
-	return op == INTR_store_ssbo || op == INTR_store_shared;
-}
-
-static bool is_load(enum intrinsic op)
-{
-	return op == INTR_load_ssbo || op == INTR_load_shared;
-}
-
-/* The range an SSBO or shared access touches, and its offset source. */
-static struct ssa_def *describe(struct intrinsic_instr *intr, struct range *r)
-{
-	bool ssbo = is_ssbo_access(intr->op);
-	unsigned first = is_store(intr->op) ? 1 : 0;	/* stores: the value first */
-	struct ssa_def *offset = intr->src[first + (ssbo ? 1 : 0)].ssa;
-	struct ssa_def *v = is_store(intr->op) ? intr->src[0].ssa : &intr->def;
-	*r = (struct range){ .slot = ssbo ? intr->src[first].ssa : NULL };
-	if (ssbo)
-		r->restrict_ = (intrinsic_get(intr, INTR_IDX_access) & ACCESS_RESTRICT) != 0;
-	if (!is_load(intr->op) && !is_store(intr->op)) {
-		r->whole = true;
-		return offset;
-	}
-	opt_split_offset(offset, &r->base, &r->off);
-	if (!ssbo)
-		r->off += intrinsic_get(intr, INTR_IDX_base);
-	r->bytes = v->num_components * (v->bit_size / 8);
-	return offset;
-}
-
-static bool same_buffer(const struct range *a, const struct range *b)
-{
-	return (!a->slot && !b->slot) || (a->slot && b->slot && opt_same_scalar(a->slot, b->slot));
-}
-
-/* Whether a write of `w` may change the bytes of `k`. */
-static bool may_alias(const struct range *w, const struct range *k)
-{
-	if (!w->slot != !k->slot)
-		return false;			/* shared memory and an SSBO */
-	if (!same_buffer(w, k))
-		return !(w->restrict_ || k->restrict_);
-	if (w->whole || k->whole || w->base != k->base)
-		return true;
-	return w->off < k->off + (int64_t)k->bytes && k->off < w->off + (int64_t)w->bytes;
-}
-
-static void forget(known_set *set, const struct range *w)
+static void forget(known_set *set, const struct opt_mem_range *w)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < set->len; i++)
-		if (!may_alias(w, &set->data[i].r))
+		if (!opt_mem_may_alias(w, &set->data[i].r))
 			set->data[n++] = set->data[i];
 	set->len = n;
 }
@@ -138,12 +67,12 @@ static void forget_modes(known_set *set, bool ssbo, bool shared)
 	set->len = n;
 }
 
-static const struct known *lookup(const known_set *set, const struct range *r,
+static const struct known *lookup(const known_set *set, const struct opt_mem_range *r,
 				  struct ssa_def *offset, unsigned nc, unsigned bits)
 {
 	for (size_t i = set->len; i-- > 0;) {
 		const struct known *k = &set->data[i];
-		if (k->num_components == nc && k->value->bit_size == bits && same_buffer(&k->r, r) &&
+		if (k->num_components == nc && k->value->bit_size == bits && opt_mem_same_buffer(&k->r, r) &&
 		    (k->offset == offset || (k->r.base == r->base && k->r.off == r->off)))
 			return k;
 	}
@@ -157,7 +86,7 @@ struct walk {
 	bool progress;
 };
 
-static void note_write(struct walk *w, known_set *set, const struct range *r)
+static void note_write(struct walk *w, known_set *set, const struct opt_mem_range *r)
 {
 	forget(set, r);
 	array_push(&w->writes, *r);
@@ -179,13 +108,13 @@ static void visit_intrinsic(struct walk *w, known_set *set, struct intrinsic_ins
 		}
 		return;
 	}
-	if (!is_ssbo_access(intr->op) && !is_shared_access(intr->op))
+	if (!opt_is_ssbo_access(intr->op) && !opt_is_shared_access(intr->op))
 		return;
-	bool ssbo = is_ssbo_access(intr->op);
+	bool ssbo = opt_is_ssbo_access(intr->op);
 	unsigned access = ssbo ? (unsigned)intrinsic_get(intr, INTR_IDX_access) : 0;
-	struct range r;
-	struct ssa_def *offset = describe(intr, &r);
-	if (is_load(intr->op)) {
+	struct opt_mem_range r;
+	struct ssa_def *offset = opt_mem_describe(intr, &r);
+	if (opt_is_mem_load(intr->op)) {
 		if (w->scan || (access & ACCESS_VOLATILE))
 			return;
 		const struct known *k = lookup(set, &r, offset, intr->def.num_components,
@@ -201,7 +130,7 @@ static void visit_intrinsic(struct walk *w, known_set *set, struct intrinsic_ins
 		return;
 	}
 	note_write(w, set, &r);
-	if (w->scan || !is_store(intr->op) || (access & ACCESS_VOLATILE))
+	if (w->scan || !opt_is_mem_store(intr->op) || (access & ACCESS_VOLATILE))
 		return;
 	struct ssa_def *v = intr->src[0].ssa;
 	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);

@@ -368,3 +368,63 @@ bool opt_same_scalar(struct ssa_def *x, struct ssa_def *y)
 	return a && b && x->num_components == 1 && y->num_components == 1 &&
 	       x->bit_size == y->bit_size && a->value[0] == b->value[0];
 }
+
+/* ---- SSBO and shared memory accesses ---- */
+
+bool opt_is_ssbo_access(enum intrinsic op)
+{
+	return op == INTR_load_ssbo || op == INTR_store_ssbo || op == INTR_ssbo_atomic ||
+	       op == INTR_ssbo_atomic_swap;
+}
+
+bool opt_is_shared_access(enum intrinsic op)
+{
+	return op == INTR_load_shared || op == INTR_store_shared || op == INTR_shared_atomic ||
+	       op == INTR_shared_atomic_swap;
+}
+
+bool opt_is_mem_store(enum intrinsic op)
+{
+	return op == INTR_store_ssbo || op == INTR_store_shared;
+}
+
+bool opt_is_mem_load(enum intrinsic op)
+{
+	return op == INTR_load_ssbo || op == INTR_load_shared;
+}
+
+struct ssa_def *opt_mem_describe(struct intrinsic_instr *intr, struct opt_mem_range *r)
+{
+	bool ssbo = opt_is_ssbo_access(intr->op);
+	unsigned first = opt_is_mem_store(intr->op) ? 1 : 0;	/* stores: the value first */
+	struct ssa_def *offset = intr->src[first + (ssbo ? 1 : 0)].ssa;
+	struct ssa_def *v = opt_is_mem_store(intr->op) ? intr->src[0].ssa : &intr->def;
+	*r = (struct opt_mem_range){ .slot = ssbo ? intr->src[first].ssa : NULL };
+	if (ssbo)
+		r->restrict_ = (intrinsic_get(intr, INTR_IDX_access) & ACCESS_RESTRICT) != 0;
+	if (!opt_is_mem_load(intr->op) && !opt_is_mem_store(intr->op)) {
+		r->whole = true;
+		return offset;
+	}
+	opt_split_offset(offset, &r->base, &r->off);
+	if (!ssbo)
+		r->off += intrinsic_get(intr, INTR_IDX_base);
+	r->bytes = v->num_components * (v->bit_size / 8);
+	return offset;
+}
+
+bool opt_mem_same_buffer(const struct opt_mem_range *a, const struct opt_mem_range *b)
+{
+	return (!a->slot && !b->slot) || (a->slot && b->slot && opt_same_scalar(a->slot, b->slot));
+}
+
+bool opt_mem_may_alias(const struct opt_mem_range *w, const struct opt_mem_range *k)
+{
+	if (!w->slot != !k->slot)
+		return false;			/* shared memory and an SSBO */
+	if (!opt_mem_same_buffer(w, k))
+		return !(w->restrict_ || k->restrict_);
+	if (w->whole || k->whole || w->base != k->base)
+		return true;
+	return w->off < k->off + (int64_t)k->bytes && k->off < w->off + (int64_t)w->bytes;
+}

@@ -47,6 +47,32 @@ void opt_split_offset(struct ssa_def *o, struct ssa_def **base, int64_t *off);
 /* The same value: one SSA value, or two equal scalar constants. */
 bool opt_same_scalar(struct ssa_def *x, struct ssa_def *y);
 
+/*
+ * SSBO and shared memory accesses (opt_copy_prop_mem, opt_dead_write_mem),
+ * with nir_compare_deref_paths' answer to whether two may touch the same
+ * bytes: accesses of one buffer (the same slot value) alias unless their
+ * offsets, seen as one base value plus constants, give disjoint byte
+ * ranges; accesses of two buffers may alias unless either is restrict;
+ * shared memory is one buffer, never an SSBO's.
+ */
+struct opt_mem_range {
+	struct ssa_def *slot;		/* the SSBO slot; NULL: shared memory */
+	struct ssa_def *base;		/* base + [off, off + bytes); NULL: a constant */
+	int64_t off;
+	unsigned bytes;
+	bool restrict_;
+	bool whole;			/* an atomic: all of the buffer */
+};
+bool opt_is_ssbo_access(enum intrinsic op);
+bool opt_is_shared_access(enum intrinsic op);
+bool opt_is_mem_store(enum intrinsic op);
+bool opt_is_mem_load(enum intrinsic op);
+/* The range an SSBO or shared access touches, and its offset source. */
+struct ssa_def *opt_mem_describe(struct intrinsic_instr *intr, struct opt_mem_range *r);
+bool opt_mem_same_buffer(const struct opt_mem_range *a, const struct opt_mem_range *b);
+/* Whether a write of `w` may change the bytes of `k`. */
+bool opt_mem_may_alias(const struct opt_mem_range *w, const struct opt_mem_range *k);
+
 /* Whether an ALU source reads its value's components 0..n-1 in order, n
  * being both the components read and the value's size. */
 bool alu_src_is_identity(const struct alu_instr *alu, unsigned src);
