@@ -3,6 +3,10 @@
  * readable list of passes run with the pipeline's PASS() (validation after
  * each, --print-after dumps).  Order, as Mesa's:
  *
+ *	opt_dead_shared              (nir_remove_dead_variables on shared
+ *	                              memory: Mesa 24.3's front end drops
+ *	                              shared stores nothing reads, as for
+ *	                              etnaviv: functions.comp is 1 instruction)
  *	lower_ir3_io_8bit            (8-bit stage I/O as 16-bit: half registers)
  *	opt_algebraic                (its bit-op rules, which the shared
  *	                              pipeline leaves out: ir3 has no
@@ -57,6 +61,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 {
 	bool progress = false;
 	pl->shader->info.algebraic_bitops = true;
+	PASS(progress, pl, opt_dead_shared);
 	PASS(progress, pl, lower_ir3_io_8bit, t);
 	PASS(progress, pl, opt_algebraic);
 	PASS(progress, pl, lower_ir3_tess, t);
