@@ -23,15 +23,14 @@ static struct ssa_def *lower(struct builder *b, struct intrinsic_instr *intr, vo
 		return NULL;
 	unsigned n = intr->def.num_components, bits = intr->def.bit_size, bytes = bits / 8;
 	int32_t access = intrinsic_get(intr, INTR_IDX_access);
-	int32_t mul = intrinsic_get(intr, INTR_IDX_align_mul);
-	int32_t at = intrinsic_get(intr, INTR_IDX_align_offset);
+	unsigned mul = (unsigned)intrinsic_get(intr, INTR_IDX_align_mul);
+	unsigned at = (unsigned)intrinsic_get(intr, INTR_IDX_align_offset);
 	struct ssa_def *c[16];
 	for (unsigned k = 0; k < n; k++) {
 		struct ssa_def *off = k ? b_iadd(b, intr->src[1].ssa, b_imm_int(b, (int64_t)(k * bytes)))
 					: intr->src[1].ssa;
 		c[k] = b_intr(b, load_ssbo, 1, bits, (intr->src[0].ssa, off), .access = access,
-			      .align_mul = mul, .align_offset = (int32_t)((unsigned)(at + (int32_t)(k * bytes)) %
-									 (unsigned)mul));
+			      .align_mul = (int32_t)mul, .align_offset = (int32_t)((at + k * bytes) % mul));
 	}
 	return b_vec(b, c, n);
 }

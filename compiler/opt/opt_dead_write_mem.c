@@ -30,17 +30,23 @@ struct pending {
 
 typedef ARRAY(struct pending) pending_list;
 
-/* The bytes a store writes: from its first written component to its last. */
-static void written(struct intrinsic_instr *intr, struct opt_mem_range *r)
+/* The bytes a store writes, from its first written component to its last;
+ * whether it writes every component.  False with r->bytes 0: none. */
+static bool written(struct intrinsic_instr *intr, struct opt_mem_range *r)
 {
 	opt_mem_describe(intr, r);
 	struct ssa_def *v = intr->src[0].ssa;
-	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask) &
-			((1u << v->num_components) - 1);
-	unsigned bytes = v->bit_size / 8, first = (unsigned)__builtin_ctz(mask | 0x10000);
-	unsigned last = 31 - (unsigned)__builtin_clz(mask | 1);
+	unsigned all = (1u << v->num_components) - 1;
+	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask) & all;
+	if (!mask) {
+		r->bytes = 0;
+		return false;
+	}
+	unsigned bytes = v->bit_size / 8, first = (unsigned)__builtin_ctz(mask);
+	unsigned last = 31 - (unsigned)__builtin_clz(mask);
 	r->off += first * bytes;
 	r->bytes = (last + 1 - first) * bytes;
+	return mask == all;
 }
 
 /* Whether the store of `w`, every component written, covers `p`. */
@@ -50,7 +56,7 @@ static bool covers(const struct opt_mem_range *w, const struct opt_mem_range *p)
 	       w->off <= p->off && p->off + (int64_t)p->bytes <= w->off + (int64_t)w->bytes;
 }
 
-/* Keep only the pending stores `keep` says stay unread. */
+/* Forget the pending stores `read` may read: they are used. */
 static void drop_read(pending_list *l, const struct opt_mem_range *read)
 {
 	size_t n = 0;
@@ -93,10 +99,9 @@ static bool visit(pending_list *l, struct intrinsic_instr *intr)
 						       : 0;
 	if (access & ACCESS_VOLATILE)
 		return false;
-	written(intr, &r);
-	struct ssa_def *v = intr->src[0].ssa;
-	bool whole = ((unsigned)intrinsic_get(intr, INTR_IDX_write_mask) &
-		      ((1u << v->num_components) - 1)) == (1u << v->num_components) - 1;
+	bool whole = written(intr, &r);
+	if (!r.bytes)
+		return false;
 	bool progress = false;
 	size_t n = 0;
 	for (size_t i = 0; i < l->len; i++) {
