@@ -16,7 +16,7 @@
  *  catN      1 + repeat per instruction; nops and (nopN) in cat0
  *  stp/ldp   components stored/loaded
  *  (ss)/(sy) instructions with the flag; sstall/systall the soft delay left
- *            when the flag is reached (max over predecessors at a block start)
+ *            when the flag is reached, from 0 at each block (Mesa 24.3)
  *  waves     min(register-independent, register-dependent) occupancy
  *  preamble-inst  Σ 1 + repeat + nop over shps … shpe (set only when the
  *            shader has a preamble)
@@ -121,7 +121,6 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 	const struct ir3_info *t = ir->target;
 	struct footprint fp = { .max_reg = -1, .max_half_reg = -1, .merged = t->mergedregs };
 	memset(s, 0, sizeof(*s));
-	ir3_calc_preds(ir);
 
 	unsigned n = 0;
 	foreach_block(b, ir)
@@ -131,19 +130,13 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 	unsigned slots = instrlen * t->instr_align > n + 4 ? instrlen * t->instr_align : n + 4;
 	s->dwords = slots * 2;
 
-	struct soft *sd = xcalloc(ir->nblocks ? ir->nblocks : 1, sizeof(*sd));
 	bool in_preamble = false, has_eq = false;
 	bool alias[IR3_FULL_UNITS] = { false };
 
 	foreach_block(b, ir) {
-		struct soft *d = &sd[b->index];
-		for (unsigned p = 0; p < b->npreds; p++) {
-			const struct soft *pd = &sd[b->preds[p]->index];
-			if (pd->sfu > d->sfu)
-				d->sfu = pd->sfu;
-			if (pd->mem > d->mem)
-				d->mem = pd->mem;
-		}
+		/* Mesa 24.3 starts each block with no delay outstanding (newer
+		 * Mesa carries the largest of its predecessors' over) */
+		struct soft soft = { 0 }, *d = &soft;
 		foreach_instr(i, b) {
 			if (ir3_is_meta(i)) {
 				if ((i->opc == OPC_META_INPUT || i->opc == OPC_META_TEX_PREFETCH) && i->ndst &&
@@ -235,7 +228,6 @@ static void count(struct ir3 *ir, unsigned branchstack, struct counts *s)
 				in_preamble = false;
 		}
 	}
-	free(sd);
 
 	s->full = (unsigned)(fp.max_reg + 1);
 	s->half = (unsigned)(fp.max_half_reg + 1);
