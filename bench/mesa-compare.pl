@@ -121,7 +121,21 @@ sub median {
 	return @s ? ($s[$#s / 2] + $s[@s / 2]) / 2 : 0;
 }
 
+# The rules the run followed (run.json beside STATS.jsonl): the reference is
+# Mesa 24.3's, and a run with current Mesa's a7xx delays and aliases (shdb
+# run's default) differs from it on a7xx by that alone.
+sub rules_note {
+	(my $run = $stats) =~ s{[^/]*$}{run.json};
+	open my $f, '<', $run or return;
+	local $/;
+	my $settings = eval { decode_json(<$f>)->{settings} } // {};
+	return if ($settings->{mesa} // '') eq '24.3' || $etna;
+	print "note: this run follows current Mesa's a7xx delays and aliases; the reference\n" .
+	      "      is Mesa 24.3's (shdb run --mesa 24.3 follows it)\n\n";
+}
+
 sub compare {
+	rules_note();
 	for my $gpu (sort { by_target($a, $b) } grep { $targets{$_} } keys %mesa_gpus) {
 		my @both = grep { $ours{$_}{status} eq 'ok' && $mesa{$_} && $mesa{$_}{ok} }
 			grep { /\t\Q$gpu\E$/ } keys %ours;

@@ -62,6 +62,24 @@ const char *result_status_name(enum result_status s)
 	return "?";
 }
 
+const char *mesa_rules_name(enum mesa_rules m)
+{
+	return m == MESA_RULES_24_3 ? "24.3" : "main";
+}
+
+int mesa_rules_parse(const char *name, enum mesa_rules *m, struct strbuf *err)
+{
+	if (!strcmp(name, "main")) {
+		*m = MESA_RULES_MAIN;
+	} else if (!strcmp(name, "24.3")) {
+		*m = MESA_RULES_24_3;
+	} else {
+		strbuf_addf(err, "--mesa takes main or 24.3, not '%s'", name);
+		return -1;
+	}
+	return 0;
+}
+
 void compile_output_init(struct compile_output *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -25,6 +25,16 @@ enum glsl_mode {
 	GLSL_MODE_RELAXED,	/* GL-style GLSL under glslang's relaxed Vulkan rules */
 };
 
+/* Which Mesa release the backends follow where releases differ (--mesa).
+ * Today only ir3's a7xx rules do: current Mesa's shorter delays and its
+ * alias.tex/alias.rt (issue 5 asked for them) against Mesa 24.3's, the
+ * compiler ../shared/reference/mesa-ir3-dev.tsv was made with.  Every other
+ * rule follows 24.3 either way (compiler/ir3/ir3_targets.c). */
+enum mesa_rules {
+	MESA_RULES_MAIN,	/* the default: current Mesa */
+	MESA_RULES_24_3,	/* Mesa 24.3 */
+};
+
 struct spec_value {
 	uint32_t id;
 	uint64_t bits;		/* the constant's value, as the SPIR-V words hold it */
@@ -63,6 +73,7 @@ struct compile_options {
 	bool verify;			/* run the backend's independent verifiers */
 	unsigned ra_limit;		/* stress mode: spill to this many 32-bit registers
 					 * (register allocation; 0: the whole file) */
+	enum mesa_rules mesa;		/* --mesa: the Mesa release whose rules apply */
 	bool validate_ir;		/* validate the IR after every pass, and check each
 					 * pass's progress report (validation is also on in
 					 * any build without NDEBUG) */
@@ -100,6 +111,10 @@ enum result_status {
 };
 
 const char *result_status_name(enum result_status s);
+/* "main" or "24.3" (what --mesa takes, and a run's settings record). */
+const char *mesa_rules_name(enum mesa_rules m);
+/* --mesa's argument: 0 and the rules, or -1 with what it takes in `err`. */
+int mesa_rules_parse(const char *name, enum mesa_rules *m, struct strbuf *err);
 
 /* What the differential test said (compile_options.exec_seeds). */
 enum exec_status {

@@ -47,6 +47,8 @@ static const char usage[] =
 	"                        and compare it with the interpreter (a difference is an\n"
 	"                        error record; the record's exec says what was found)\n"
 	"  --ra-limit N          stress mode: spill down to N 32-bit registers (a5xx+)\n"
+	"  --mesa RELEASE        whose rules: main (default) or 24.3 (a7xx's longer\n"
+	"                        delays, no alias.tex/alias.rt: ../shared/reference's Mesa)\n"
 	"  --max-jobs-per-worker N  a fresh worker process after N files (default 1000)\n"
 	"Output:\n"
 	"  -o, --output DIR      the run folder (required)\n"
@@ -68,7 +70,7 @@ enum {
 	OPT_TIMEOUT, OPT_COMPILER, OPT_PRESET, OPT_STAT_PATTERN, OPT_PER_WORKER, OPT_LABEL,
 	OPT_RESUME, OPT_FORCE, OPT_MERGE, OPT_FAIL_ON_ERROR, OPT_NO_PROGRESS, OPT_KEEP_ASM,
 	OPT_PASSES,
-	OPT_VERIFY, OPT_VERIFY_EXEC, OPT_RA_LIMIT,
+	OPT_VERIFY, OPT_VERIFY_EXEC, OPT_RA_LIMIT, OPT_MESA,
 };
 
 static void parse_shard(struct run_config *c, const char *arg)
@@ -127,6 +129,7 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "verify-exec", no_argument, NULL, OPT_VERIFY_EXEC },
 		{ "ra-limit", required_argument, NULL, OPT_RA_LIMIT },
+		{ "mesa", required_argument, NULL, OPT_MESA },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "force", no_argument, NULL, OPT_FORCE },
 		{ "merge", no_argument, NULL, OPT_MERGE },
@@ -178,6 +181,12 @@ static void parse_options(struct run_config *c, int argc, char **argv)
 		case OPT_RA_LIMIT:
 			c->opts.ra_limit = (unsigned)parse_long_option("--ra-limit", optarg, 1, 192);
 			break;
+		case OPT_MESA: {
+			struct strbuf err = STRBUF_INIT;
+			if (mesa_rules_parse(optarg, &c->opts.mesa, &err) < 0)
+				die("%s", err.buf);
+			break;
+		}
 		case OPT_RESUME: c->resume = true; break;
 		case OPT_FORCE: c->force = true; break;
 		case OPT_MERGE: c->merge = true; break;
@@ -212,6 +221,8 @@ static void check_options(struct run_config *c)
 		die("--verify-exec is for shdb's own compiler, not --compiler");
 	if (c->opts.ra_limit && c->compiler)
 		die("--ra-limit is for shdb's own compiler, not --compiler");
+	if (c->opts.mesa != MESA_RULES_MAIN && c->compiler)
+		die("--mesa is for shdb's own compiler, not --compiler");
 	struct strbuf err = STRBUF_INIT;
 	if (!compile_check_passes(c->opts.passes, NULL, &err))
 		die("%s", err.buf);

@@ -245,6 +245,7 @@ void manifest_options(const struct manifest_entry *e, const struct compile_optio
 	o->verify = g->verify;
 	o->exec_seeds = g->exec_seeds;
 	o->ra_limit = g->ra_limit;
+	o->mesa = g->mesa;
 	for (size_t i = 0; i < g->stages.len; i++)
 		array_push(&o->stages, g->stages.data[i]);
 	if (e && e->stages && compile_options_set_stages(o, e->stages, &err) < 0)

@@ -609,6 +609,8 @@ static json_t *settings_json(const struct run *r)
 		json_object_set_new(s, "verify_exec", json_integer(c->opts.exec_seeds));
 	if (c->opts.ra_limit)
 		json_object_set_new(s, "ra_limit", json_integer(c->opts.ra_limit));
+	if (c->opts.mesa != MESA_RULES_MAIN)
+		json_object_set_new(s, "mesa", json_string(mesa_rules_name(c->opts.mesa)));
 	if (c->opts.stages.len > 1) {
 		json_t *list = json_array();
 		for (size_t i = 0; i < c->opts.stages.len; i++)

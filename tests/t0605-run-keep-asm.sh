@@ -73,4 +73,15 @@ test_expect '--passes reaches the settings; a bad pass name is a usage error' '
 	grep -q "passes is for shdb" err
 '
 
+test_expect '--mesa 24.3 reaches the compiler and the settings; not with --compiler' '
+	$SHDB run -q -j2 -t a740 --mesa 24.3 $TESTS/ir -o m243 &&
+	grep -q "\"mesa\": \"24.3\"" m243/run.json &&
+	$SHDB run -q -j2 -t a740 $TESTS/ir -o mmain &&
+	! grep -q "\"mesa\"" mmain/run.json &&
+	sed "s/,\"time_us\":[0-9]*//" m243/stats.jsonl >a && sed "s/,\"time_us\":[0-9]*//" mmain/stats.jsonl >b &&
+	! cmp -s a b &&
+	expect_status 2 $SHDB run -q --mesa 24.3 --compiler "$CC" corpus -o bad3 2>err &&
+	grep -q "mesa is for shdb" err
+'
+
 test_done

@@ -41,6 +41,22 @@ test_expect 'a740 needs fewer nops in total than a630 (shorter a7xx delays)' '
 	echo "# nops: a630 $n6, a740 $n7" && test "$n7" -lt "$n6"
 '
 
+test_expect '--mesa 24.3: a740 back to the longer delays, without alias.tex; a630 unchanged' '
+	n7=$(total a740 nops) && o7=$(total "a740 --mesa 24.3" nops) &&
+	echo "# a740 nops: main $n7, 24.3 $o7" && test "$n7" -lt "$o7" &&
+	for f in $FILES; do
+		$SHDB compile -t a740 --mesa 24.3 --verify --disasm "$f" || exit 1
+	done >a7-24 &&
+	grep -q "^alias\.tex\|	alias\.tex" a7 && ! grep -q "alias\." a7-24 &&
+	for f in $FILES; do $SHDB compile -t a630 --mesa 24.3 --disasm "$f"; done >a6-24 &&
+	test_cmp a6 a6-24
+'
+
+test_expect '--mesa takes main or 24.3' '
+	expect_status 2 $SHDB compile -t a740 --mesa 25.0 "${FILES%% *}" 2>err &&
+	grep -q "\-\-mesa takes main or 24.3, not .25.0." err
+'
+
 test_expect 'all ir3 targets at once = each target alone (shared lowering)' '
 	for f in $FILES; do
 		$SHDB compile -t $IR3 --disasm --shaderdb "$f" 2>&1 | grep -v "^; ---- " >together

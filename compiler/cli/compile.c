@@ -42,6 +42,8 @@ static const char usage[] =
 	"  --verify              run the backend's independent verifiers\n"
 	"  --ra-limit N          stress mode: spill down to N 32-bit registers (a5xx+;\n"
 	"                        never below what one instruction needs at once)\n"
+	"  --mesa RELEASE        whose rules: main (default) or 24.3 (a7xx's longer\n"
+	"                        delays, no alias.tex/alias.rt: ../shared/reference's Mesa)\n"
 	"Output (any combination; default: one status line per stage and target):\n"
 	"  --emit=spirv|ir       print the SPIR-V (disassembled) or the optimised IR\n"
 	"  --disasm              print the target disassembly\n"
@@ -59,6 +61,7 @@ enum {
 	OPT_SIM,
 	OPT_TIME_PASSES,
 	OPT_PROGRAM,
+	OPT_MESA,
 };
 
 struct compile_cmd {
@@ -167,6 +170,7 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		{ "print-after", required_argument, NULL, OPT_PRINT_AFTER },
 		{ "verify", no_argument, NULL, OPT_VERIFY },
 		{ "ra-limit", required_argument, NULL, OPT_RA_LIMIT },
+		{ "mesa", required_argument, NULL, OPT_MESA },
 		{ "validate-ir", no_argument, NULL, OPT_VALIDATE_IR },
 		{ "time-passes", no_argument, NULL, OPT_TIME_PASSES },
 		{ "emit", required_argument, NULL, OPT_EMIT },
@@ -219,6 +223,12 @@ static void parse_options(struct compile_cmd *c, int argc, char **argv)
 		case OPT_RA_LIMIT:
 			c->opts.ra_limit = (unsigned)parse_long_option("--ra-limit", optarg, 1, 192);
 			break;
+		case OPT_MESA: {
+			struct strbuf err = STRBUF_INIT;
+			if (mesa_rules_parse(optarg, &c->opts.mesa, &err) < 0)
+				die("%s", err.buf);
+			break;
+		}
 		case OPT_EMIT: parse_emit(c, optarg); break;
 		case OPT_DISASM: c->disasm = c->opts.want_disasm = true; break;
 		case OPT_STATS: c->stats = true; break;

@@ -111,6 +111,11 @@ struct ir3_info {
 	struct ir3_delays delay;
 };
 
+/* The GPU `t` as Mesa 24.3 compiles for it (shdb's --mesa 24.3): the a7xx
+ * delays of 24.3 and no alias.tex/alias.rt, which came later; the same as `t`
+ * on a3xx-a6xx.  Written into `buf`, which is returned. */
+const struct ir3_info *ir3_info_mesa_24_3(const struct ir3_info *t, struct ir3_info *buf);
+
 /* The vec4 of the const file a stage's shader may use (Mesa's
  * ir3_max_const() for a shader compiled alone: max_const_safe only binds a
  * variant recompiled to fit a pipeline). */

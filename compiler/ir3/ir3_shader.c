@@ -111,7 +111,9 @@ int ir3_compile_shader(const char *name, struct shader *s, const struct compile_
 		       struct compile_result *r, struct compile_output *out,
 		       struct ir3_lower_cache *cache)
 {
-	const struct ir3_info *t = r->target->ir3;
+	struct ir3_info as_24_3;
+	const struct ir3_info *t = o->mesa == MESA_RULES_24_3 ?
+		ir3_info_mesa_24_3(r->target->ir3, &as_24_3) : r->target->ir3;
 	struct compile_progress *pr = o->progress;
 	struct ir3_lowering view = ir3_lowering_view(t);
 	struct ir3_lowered own, *e = NULL;

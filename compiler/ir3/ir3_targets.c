@@ -5,7 +5,8 @@
  * newer, shorter delays of current Mesa ([new] `delay_slots`).
  *
  * Which Mesa.  Issue 5 asks for [new] Mesa's rules by name only where it
- * names them: the a7xx delays, alias.tex and alias.rt.  Everything else
+ * names them: the a7xx delays, alias.tex and alias.rt; ir3_info_mesa_24_3()
+ * takes them back to 24.3's (`--mesa 24.3`).  Everything else
  * follows Mesa 24.3, the compiler ../shared/reference/mesa-ir3-dev.tsv was
  * made with: in particular no VS constlen minimum (newer Mesa pads a6xx+ VS
  * constlen to 8; 24.3 reports VS constlen 0 and 4 on a630, 596 of its VS).
@@ -13,6 +14,10 @@
 #include "compiler/ir3/ir3_info.h"
 
 /* Defaults every generation shares; later macros override per generation. */
+/* Mesa 24.3's delay slots, every generation's (ir3_delay.c before the
+ * per-GPU delay_slots came); a7xx's are shorter in current Mesa. */
+#define IR3_DELAYS_24_3 { .alu_to_alu = 3, .non_alu = 6, .cat3_src2_read = 2, .half_full_penalty = 3 }
+
 #define IR3_COMMON \
 	.max_waves = 16, .wave_granularity = 2, .branchstack_size = 64, \
 	.supports_double_threadsize = true, \
@@ -20,7 +25,7 @@
 	.max_const_compute = 512, .max_const_safe = 256, \
 	.cs_shared_mem_size = 32 * 1024, .num_predicates = 1, .pvtmem_array_min = 16 * 16, \
 	.instr_align = 16, .constlen_align = 4, .const_upload_unit = 1, \
-	.delay = { .alu_to_alu = 3, .non_alu = 6, .cat3_src2_read = 2, .half_full_penalty = 3 }
+	.delay = IR3_DELAYS_24_3
 
 /* What each generation adds, and keeps after (ir3_info.h says what each does). */
 #define IR3_FROM_A4XX .array_index_add_half = true
@@ -60,3 +65,12 @@ const struct ir3_info ir3_a690 = { IR3_A6XX_GEN4, .chip_id = 690 };
 const struct ir3_info ir3_a730 = { IR3_A7XX, .chip_id = 730, .fs_min_constlen = 4 };
 const struct ir3_info ir3_a740 = { IR3_A7XX, .chip_id = 740, .fs_min_constlen = 4 };
 const struct ir3_info ir3_a750 = { IR3_A7XX, .chip_id = 750, .has_alias_rt = true };
+
+const struct ir3_info *ir3_info_mesa_24_3(const struct ir3_info *t, struct ir3_info *buf)
+{
+	*buf = *t;
+	buf->delay = (struct ir3_delays)IR3_DELAYS_24_3;
+	buf->has_alias_tex = false;	/* ir3_alias.c is newer than 24.3 */
+	buf->has_alias_rt = false;
+	return buf;
+}
