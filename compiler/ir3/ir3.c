@@ -401,6 +401,8 @@ struct ir3_instruction *ir3_instr_clone(struct ir3_instruction *orig)
 	i->srcs = srcs;
 	i->prev = i->next = NULL;
 	i->data = NULL;
+	i->rpt_id = 0;		/* a copy is in no repeat group (Mesa's clones) */
+	i->rpt_orig = NULL;
 	for (unsigned n = 0; n < orig->ndst; n++) {
 		struct ir3_register *r = ir3_reg_clone(ir, orig->dsts[n]);
 		if (r->flags & IR3_REG_SSA)

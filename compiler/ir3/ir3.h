@@ -217,6 +217,16 @@ struct ir3_instruction {
 	unsigned spill_comp;
 
 	unsigned serial;		/* creation order, for stable output */
+	/* repeat group (Mesa 24.3's rpt groups, ir3_rpt.c): the scalar
+	 * instructions selection made for the components of one vector ALU
+	 * operation share an id (0: none).  After the pre-RA scheduler a
+	 * group is a run of adjacent instructions of one id, in creation
+	 * order; RA gives its values consecutive registers where it can and
+	 * ir3_merge_rpt makes one (rptN) instruction of those that got them.
+	 * `rpt_orig`: after that merge, the instructions it stands for (this
+	 * one as it was first), for the register verifier; NULL otherwise. */
+	unsigned rpt_id;
+	struct ir3_instruction **rpt_orig;
 	unsigned ip;			/* position; set by passes that need it */
 	void *data;			/* per-pass scratch */
 };
@@ -259,6 +269,7 @@ struct ir3 {
 	unsigned nblocks;
 	unsigned ndefs;			/* value names handed out */
 	unsigned serial;		/* instructions created */
+	unsigned rpt_ids;		/* repeat groups made (ids 1 … rpt_ids) */
 
 	/* interface, set by instruction selection (or the text form) */
 	unsigned const_size;		/* vec4 of the const file used before immediates */

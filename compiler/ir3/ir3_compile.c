@@ -120,6 +120,12 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 		PASS(progress, &pl, ir3_opt_dce);
 	if (wanted(o, "ir3_sched"))
 		PASS(progress, &pl, ir3_sched);
+	/* a group not merged is no group to RA */
+	bool rpt = wanted(o, "ir3_cleanup_rpt") && wanted(o, "ir3_merge_rpt");
+	if (rpt)
+		PASS(progress, &pl, ir3_cleanup_rpt);
+	else
+		ir3_drop_rpt(ir);
 	if (pl.failed)
 		goto out;
 
@@ -132,6 +138,8 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 		goto out;
 	}
 	pipeline_after_(&pl, "ir3_ra", true);
+	if (rpt)
+		PASS(progress, &pl, ir3_merge_rpt);
 	if (wanted(o, "ir3_postsched"))
 		PASS(progress, &pl, ir3_postsched);
 legalize:

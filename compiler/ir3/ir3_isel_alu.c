@@ -311,6 +311,77 @@ static struct ir3_register *emit_imad24(struct isel *c, struct alu_instr *alu, u
 	return NULL;
 }
 
+/* Mesa's ir3_supports_vectorized_nir_op (ir3_rpt.c): the ops whose
+ * components Mesa 24.3 emits as a repeat group. */
+static bool groups_components(enum alu_op op)
+{
+	switch (op) {
+	case OP_frcp:			/* "only rcp doesn't seem to support repeat" */
+	case OP_udot_4x8_uadd: case OP_udot_4x8_uadd_sat:
+	case OP_sudot_4x8_iadd: case OP_sudot_4x8_iadd_sat:
+		return false;
+	default:
+		return true;
+	}
+}
+
+#define RPT_MAX 4
+
+/* The instructions made at the builder's place since serial `start`, oldest
+ * first, into `out` (at most `max`); how many there were. */
+static unsigned made_since(struct isel *c, unsigned start, struct ir3_instruction **out,
+			   unsigned max)
+{
+	struct ir3_instruction *i = c->b.before ? c->b.before->prev : c->b.block->last;
+	unsigned n = 0;
+	for (; i && i->serial >= start; i = i->prev)
+		n++;
+	if (n > max)
+		return n;
+	i = c->b.before ? c->b.before->prev : c->b.block->last;
+	for (unsigned k = n; k > 0; k--, i = i->prev)
+		out[k - 1] = i;
+	return n;
+}
+
+/* Each component of a vector ALU op made the same instructions, step by
+ * step: each step's instructions are one repeat group (Mesa's emit_alu
+ * with the _rpt builders: one group per step of a lowering). */
+static void group_components(struct isel *c, struct ir3_instruction *made[][8],
+			     const unsigned *nmade, unsigned ncomp)
+{
+	if (nmade[0] > 8)
+		return;
+	for (unsigned k = 1; k < ncomp; k++)
+		if (nmade[k] != nmade[0])
+			return;
+	for (unsigned j = 0; j < nmade[0]; j++) {
+		struct ir3_instruction *first = made[0][j];
+		bool same = first->ndst == 1 && !ir3_is_meta(first);
+		for (unsigned k = 1; k < ncomp && same; k++)
+			same = made[k][j]->opc == first->opc && made[k][j]->nsrc == first->nsrc &&
+			       made[k][j]->ndst == 1;
+		if (!same)
+			continue;
+		unsigned id = ++c->ir->rpt_ids;
+		for (unsigned k = 0; k < ncomp; k++)
+			made[k][j]->rpt_id = id;
+	}
+}
+
+/* Component k of a (non-vecN) ALU op; NULL when the op is not supported. */
+static struct ir3_register *emit_component(struct isel *c, struct alu_instr *alu, unsigned k)
+{
+	const struct alu_op_info *info = &alu_op_infos[alu->op];
+	struct ir3_register *r;
+	if (alu->op == OP_iadd && alu->def.bit_size == 32 && (r = emit_imad24(c, alu, k)))
+		return r;
+	struct ir3_register *s[4];
+	for (unsigned n = 0; n < info->num_inputs; n++)
+		s[n] = isel_get(c, alu->src[n].src.ssa)[alu->src[n].swizzle[k]];
+	return emit_comp(c, alu, s);
+}
+
 void isel_alu(struct isel *c, struct alu_instr *alu)
 {
 	const struct alu_op_info *info = &alu_op_infos[alu->op];
@@ -332,21 +403,24 @@ void isel_alu(struct isel *c, struct alu_instr *alu)
 		return;
 	}
 	struct ir3_register **d = isel_def(c, &alu->def);
-	for (unsigned k = 0; k < alu->def.num_components; k++) {
-		if (vec) {
+	unsigned ncomp = alu->def.num_components;
+	if (vec) {
+		for (unsigned k = 0; k < ncomp; k++)
 			d[k] = isel_get(c, alu->src[k].src.ssa)[alu->src[k].swizzle[0]];
-			continue;
-		}
-		if (alu->op == OP_iadd && alu->def.bit_size == 32 &&
-		    (d[k] = emit_imad24(c, alu, k)))
-			continue;
-		struct ir3_register *s[4];
-		for (unsigned n = 0; n < info->num_inputs; n++)
-			s[n] = isel_get(c, alu->src[n].src.ssa)[alu->src[n].swizzle[k]];
-		d[k] = emit_comp(c, alu, s);
-		if (!d[k]) {
+		return;
+	}
+	bool group = ncomp > 1 && ncomp <= RPT_MAX && groups_components(alu->op);
+	struct ir3_instruction *made[RPT_MAX][8];
+	unsigned nmade[RPT_MAX] = { 0 };
+	for (unsigned k = 0; k < ncomp; k++) {
+		unsigned start = c->ir->serial;
+		if (!(d[k] = emit_component(c, alu, k))) {
 			isel_error(c, "unsupported ALU op '%s'", info->name);
 			return;
 		}
+		if (group)
+			nmade[k] = made_since(c, start, made[k], 8);
 	}
+	if (group)
+		group_components(c, made, nmade, ncomp);
 }

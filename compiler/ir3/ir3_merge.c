@@ -375,6 +375,27 @@ void ir3_merge_regs(struct ir3 *ir, struct ir3_liveness *l, bool after_spill)
 			}
 		}
 
+	/* last, what is left for repeat groups (Mesa's aggressive_coalesce_rpt):
+	 * the members' values at consecutive offsets of the first one's set,
+	 * and likewise each source slot's values where they differ */
+	foreach_block(b, ir)
+		foreach_instr(i, b) {
+			if (!i->rpt_id || (i->prev && i->prev->rpt_id == i->rpt_id) || i->ndst != 1)
+				continue;
+			unsigned def_off = 0, src_off[8] = { 0 };
+			for (struct ir3_instruction *m = i->next; m && m->rpt_id == i->rpt_id; m = m->next) {
+				def_off += ir3_reg_elem_size(i->dsts[0]);
+				try_merge_defs(&c, i->dsts[0], m->dsts[0], def_off);
+				for (unsigned n = 0; n < i->nsrc && n < 8 && n < m->nsrc; n++) {
+					struct ir3_register *a = i->srcs[n], *r = m->srcs[n];
+					if (!a->def || !r->def || a->def == r->def)
+						continue;
+					src_off[n] += ir3_reg_elem_size(a->def);
+					try_merge_defs(&c, a->def, r->def, src_off[n]);
+				}
+			}
+		}
+
 	/* lay the sets and lone values out on one interval line */
 	unsigned offset = 0;
 	foreach_block(b, ir)

@@ -25,6 +25,11 @@ unsigned ir3_calc_reconvergence(struct ir3 *ir);
 
 /* ir3_sched.c: pre-RA list scheduling per block */
 bool ir3_sched(struct ir3 *ir);
+/* ir3_rpt.c: repeat groups (Mesa 24.3's ir3_cleanup_rpt, ir3_merge_rpt) */
+bool ir3_cleanup_rpt(struct ir3 *ir);
+bool ir3_merge_rpt(struct ir3 *ir);
+/* No repeat groups (the passes are not wanted). */
+void ir3_drop_rpt(struct ir3 *ir);
 
 /* ir3_ra.c: merge sets, spilling (ir3_spill.c) when the live values exceed
  * the file, allocation, parallel copies lowered.  Fails (false, message in

@@ -432,6 +432,25 @@ static void update_affinity(struct ra_file *f, const struct ir3_register *d, uns
 	set->preferred_reg = physreg - d->merge_set_offset;
 }
 
+/* For ALU and SFU instructions: the register of a source that is free for
+ * the destination (one that dies here), so no new register (Mesa's
+ * try_allocate_src). */
+static unsigned try_allocate_src(struct ra_ctx *c, struct ra_file *f, struct ir3_register *d,
+				 unsigned limit)
+{
+	struct ir3_instruction *i = d->instr;
+	unsigned size = ir3_reg_size(d), align = ir3_reg_elem_size(d);
+	for (unsigned n = 0; n < i->nsrc; n++) {
+		struct ir3_register *s = i->srcs[n];
+		if (!ir3_ra_src(s) || file_of(c, s->def) != f || ir3_reg_size(s->def) < size)
+			continue;
+		unsigned p = phys_of(val(c, s->def));
+		if (p % align == 0 && p + size <= limit && range_free(c, f, d, p, size))
+			return p;
+	}
+	return ~0u;
+}
+
 static unsigned get_reg(struct ra_ctx *c, struct ra_file *f, struct ir3_register *d)
 {
 	unsigned limit = file_limit(c, f, d), size = ir3_reg_size(d), align = ir3_reg_elem_size(d);
@@ -452,21 +471,16 @@ static unsigned get_reg(struct ra_ctx *c, struct ra_file *f, struct ir3_register
 		if (p + size <= limit && p % align == 0 && range_free(c, f, d, p, size))
 			return p;
 	}
+	struct ir3_instruction *i = d->instr;
 	if (set && set->preferred_reg == ~0u && size < set->size) {
 		unsigned p = find_best_gap(c, f, d, limit, set->size, set->alignment);
 		if (p != ~0u)
 			return p + d->merge_set_offset;
 	}
-	struct ir3_instruction *i = d->instr;
 	if (ir3_is_alu(i) || ir3_is_sfu(i)) {
-		for (unsigned n = 0; n < i->nsrc; n++) {
-			struct ir3_register *s = i->srcs[n];
-			if (!ir3_ra_src(s) || file_of(c, s->def) != f || ir3_reg_size(s->def) < size)
-				continue;
-			unsigned p = phys_of(val(c, s->def));
-			if (p % align == 0 && p + size <= limit && range_free(c, f, d, p, size))
-				return p;
-		}
+		unsigned p = try_allocate_src(c, f, d, limit);
+		if (p != ~0u)
+			return p;
 	}
 	unsigned p = find_best_gap(c, f, d, limit, size, align);
 	if (p != ~0u)

@@ -573,8 +573,16 @@ static bool run(struct vctx *c)
 	foreach_block(b, c->ir) {
 		block_entry(c, b, s);
 		/* inputs are live from the start */
-		foreach_instr(i, b)
-			run_instr(c, s, i);
+		foreach_instr(i, b) {
+			/* an (rptN) made of a repeat group: the instructions it
+			 * stands for, one after the other, each reading and
+			 * writing its own element (ir3_merge_rpt) */
+			if (i->rpt_orig)
+				for (unsigned k = 0; i->rpt_orig[k]; k++)
+					run_instr(c, s, i->rpt_orig[k]);
+			else
+				run_instr(c, s, i);
+		}
 		if (!c->done[b->index] || memcmp(exit_of(c, b), s, c->state_size)) {
 			memcpy(exit_of(c, b), s, c->state_size);
 			c->done[b->index] = true;

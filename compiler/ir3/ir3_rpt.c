@@ -1,0 +1,231 @@
+/*
+ * Repeat groups (Mesa 24.3's ir3_rpt.c).  Selection gives the scalar
+ * instructions it makes for the components of one vector ALU operation a
+ * common rpt_id (ir3_isel_alu.c, Mesa's _rpt builders).  Two passes:
+ *
+ *  ir3_cleanup_rpt (after the pre-RA scheduler): a group stays a group only
+ *    as far as its members follow one another in creation order, with the
+ *    same opcode, (sat), destination class and source kinds (modifiers,
+ *    const, immediate — the same immediate —, half); it is split at the
+ *    first member that does not, and the rest is checked again.  RA then
+ *    gives a group's values one merge set (ir3_merge.c), so they get
+ *    consecutive registers where they can.
+ *
+ *  ir3_merge_rpt (after RA and its copies, before the post-RA scheduler):
+ *    a member that still follows the group's head, writes the register
+ *    after its last one, and reads either the same registers or the next
+ *    ones (those sources take (r)) becomes part of the head: (rptN), up to
+ *    (rpt3).  A member that does not ends the merge there and starts the
+ *    rest of the group as a new head.  The merged instruction keeps the
+ *    instructions it stands for (rpt_orig), which the register verifier
+ *    follows one by one.
+ */
+#include "compiler/ir3/ir3_passes.h"
+
+#include <string.h>
+
+#define RPT_MAX 4
+
+/* Source flags two members must share (Mesa's srcs_can_rpt). */
+#define RPT_SRC_FLAGS (IR3_REG_MODS | IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_SSA | IR3_REG_HALF | \
+		       IR3_REG_SHARED)
+
+static bool srcs_can_rpt(const struct ir3_register *a, const struct ir3_register *b)
+{
+	if ((a->flags | b->flags) & (IR3_REG_ARRAY | IR3_REG_RELATIV))
+		return false;
+	if ((a->flags & RPT_SRC_FLAGS) != (b->flags & RPT_SRC_FLAGS))
+		return false;
+	return !(a->flags & IR3_REG_IMMED) || a->uim == b->uim;
+}
+
+/* Whether `m` may follow `head` as its n-th repetition (Mesa's can_rpt). */
+static bool can_rpt(const struct ir3_instruction *head, const struct ir3_instruction *m,
+		    unsigned n)
+{
+	if (m->ip != head->ip + n || m->opc != head->opc || n >= RPT_MAX)
+		return false;
+	if ((m->flags & IR3_INSTR_SAT) != (head->flags & IR3_INSTR_SAT))
+		return false;
+	if (m->ndst != 1 || head->ndst != 1 || m->nsrc != head->nsrc || m->type != head->type ||
+	    m->dst_type != head->dst_type || m->cond != head->cond)
+		return false;
+	unsigned dflags = IR3_REG_SSA | IR3_REG_HALF | IR3_REG_SHARED;
+	if ((m->dsts[0]->flags & dflags) != (head->dsts[0]->flags & dflags))
+		return false;
+	for (unsigned k = 0; k < m->nsrc; k++)
+		if (!srcs_can_rpt(head->srcs[k], m->srcs[k]))
+			return false;
+	return true;
+}
+
+static void number(struct ir3_block *b)
+{
+	unsigned ip = 0;
+	foreach_instr(i, b)
+		i->ip = ip++;
+}
+
+/* The members of i's group in block b, in creation order, into `out`. */
+static unsigned members(struct ir3_block *b, const struct ir3_instruction *i,
+			struct ir3_instruction **out, unsigned max)
+{
+	unsigned n = 0;
+	foreach_instr(m, b)
+		if (m->rpt_id == i->rpt_id && n < max)
+			out[n++] = m;
+	/* creation order (a scheduler may have swapped them) */
+	for (unsigned k = 1; k < n; k++)
+		for (unsigned j = k; j > 0 && out[j - 1]->serial > out[j]->serial; j--) {
+			struct ir3_instruction *t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return n;
+}
+
+bool ir3_cleanup_rpt(struct ir3 *ir)
+{
+	bool progress = false;
+	foreach_block(b, ir) {
+		number(b);
+		foreach_instr(i, b)
+			i->flags &= ~IR3_INSTR_MARK;
+		foreach_instr(i, b) {
+			if (!i->rpt_id || (i->flags & IR3_INSTR_MARK))
+				continue;
+			struct ir3_instruction *m[RPT_MAX * 2];
+			unsigned n = members(b, i, m, RPT_MAX * 2);
+			/* split into runs: each run's head is its first member */
+			unsigned head = 0;
+			for (unsigned k = 0; k <= n; k++) {
+				if (k < n && k > head && can_rpt(m[head], m[k], k - head))
+					continue;
+				if (k == n || k > head) {
+					/* members head … k-1 stay together */
+					unsigned id = k - head > 1 ? (head ? ++ir->rpt_ids : m[head]->rpt_id) : 0;
+					for (unsigned j = head; j < k; j++) {
+						progress |= m[j]->rpt_id != id;
+						m[j]->rpt_id = id;
+						m[j]->flags |= IR3_INSTR_MARK;
+					}
+					head = k;
+				}
+			}
+		}
+		foreach_instr(i, b)
+			i->flags &= ~IR3_INSTR_MARK;
+	}
+	return progress;
+}
+
+/* How source `s` of the head continues into the member's `t` after
+ * `repeat` repetitions: 0 incompatible, 1 the same register, 2 the next
+ * one ((r)), 3 an immediate (the same, as cleanup checked). */
+static int src_continues(const struct ir3_register *s, const struct ir3_register *t,
+			 unsigned repeat)
+{
+	if ((s->flags & IR3_REG_SHARED) != (t->flags & IR3_REG_SHARED))
+		return 0;
+	if (s->flags & IR3_REG_IMMED)
+		return 3;
+	if (t->num == s->num + repeat + 1 && ((s->flags & IR3_REG_R) || repeat == 0))
+		return 2;
+	if (t->num == s->num && !(s->flags & IR3_REG_R))
+		return 1;
+	return 0;
+}
+
+static bool try_merge(struct ir3_instruction *head, struct ir3_instruction *m, unsigned n)
+{
+	if (m->ip != head->ip + n || m->dsts[0]->num != head->dsts[0]->num + n)
+		return false;
+	int how[8];
+	for (unsigned k = 0; k < head->nsrc; k++)
+		if (!(how[k] = src_continues(head->srcs[k], m->srcs[k], head->repeat)))
+			return false;
+	for (unsigned k = 0; k < head->nsrc; k++)
+		if (how[k] == 2) {
+			head->srcs[k]->flags |= IR3_REG_R;
+			head->srcs[k]->wrmask = (head->srcs[k]->wrmask << 1) | 1;
+		}
+	head->dsts[0]->wrmask = (head->dsts[0]->wrmask << 1) | 1;
+	head->repeat++;
+	return true;
+}
+
+/* What the register verifier follows for a merged head: the head as it
+ * was, its destination the value its readers name; the head itself gets a
+ * copy of that register to grow. */
+static struct ir3_instruction *keep_original(struct ir3 *ir, struct ir3_instruction *i)
+{
+	struct ir3_instruction *o = ir3_instr_new(ir, i->opc, i->ndst, i->nsrc);
+	struct ir3_register **dsts = o->dsts, **srcs = o->srcs;
+	unsigned serial = o->serial;
+	*o = *i;
+	o->serial = serial;
+	o->dsts = dsts;
+	o->srcs = srcs;
+	o->prev = o->next = NULL;
+	o->data = NULL;
+	for (unsigned k = 0; k < i->ndst; k++) {
+		o->dsts[k] = i->dsts[k];
+		i->dsts[k] = ir3_reg_clone(ir, o->dsts[k]);
+		i->dsts[k]->instr = i;
+	}
+	for (unsigned k = 0; k < i->nsrc; k++) {
+		o->srcs[k] = ir3_reg_clone(ir, i->srcs[k]);
+		o->srcs[k]->instr = o;
+	}
+	return o;
+}
+
+bool ir3_merge_rpt(struct ir3 *ir)
+{
+	bool progress = false;
+	foreach_block(b, ir) {
+		number(b);
+		for (struct ir3_instruction *i = b->first; i; i = i->next) {
+			if (!i->rpt_id)
+				continue;
+			struct ir3_instruction *m[RPT_MAX];
+			unsigned n = members(b, i, m, RPT_MAX);
+			if (n < 2 || m[0] != i || i->nsrc > 8) {
+				i->rpt_id = 0;
+				continue;
+			}
+			/* a member that cannot follow ends the merge; the rest of
+			 * the group starts again from it (Mesa's try_merge) */
+			struct ir3_instruction *orig = keep_original(ir, i);
+			unsigned merged = 1;
+			while (merged < n && try_merge(i, m[merged], merged))
+				merged++;
+			i->rpt_id = 0;
+			if (merged == 1) {
+				i->dsts[0] = orig->dsts[0];	/* nothing changed */
+				continue;
+			}
+			i->rpt_orig = arena_array(ir->arena, struct ir3_instruction *, merged + 1);
+			i->rpt_orig[0] = orig;
+			for (unsigned k = 1; k < merged; k++) {
+				i->rpt_orig[k] = m[k];
+				ir3_instr_remove(m[k]);
+				/* its value is made by the merged instruction now */
+				m[k]->dsts[0]->instr = i;
+			}
+			i->rpt_orig[merged] = NULL;
+			if (merged + 1 == n)
+				m[merged]->rpt_id = 0;
+			number(b);
+			progress = true;
+		}
+	}
+	return progress;
+}
+
+void ir3_drop_rpt(struct ir3 *ir)
+{
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			i->rpt_id = 0;
+}
