@@ -797,9 +797,12 @@ static void schedule(struct sched_ctx *c, struct sched_node *n)
 	if (ir3_writes_pred(i) && c->uses[i->dsts[0]->name])
 		c->live_preds++;
 
+	/* the ready list keeps its order, as Mesa's DAG heads (a list: ties go
+	 * to the node that became ready first) */
 	for (size_t k = 0; k < c->ready.len; k++)
 		if (c->ready.data[k] == n) {
-			c->ready.data[k] = array_last(&c->ready);
+			memmove(&c->ready.data[k], &c->ready.data[k + 1],
+				(c->ready.len - k - 1) * sizeof(*c->ready.data));
 			c->ready.len--;
 			break;
 		}
