@@ -279,8 +279,10 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addf(sb, ", %d", imm_or_zero(i, 3));
 		return;
 	case OPC_LDG_A: case OPC_STG_A: {
-		/* ldg.a.u32 r0.x, g[r1.x+(r2.x<<2)], 4 */
+		/* ldg.a.u32 r0.x, g[r1.x+(r2.x<<2)], 4: a dword offset; on a7xx
+		 * (ldg_a_bytes) a byte offset, g[r1.x+r2.x] */
 		bool st = i->opc == OPC_STG_A;
+		bool bytes = i->ir && i->ir->target && i->ir->target->ldg_a_bytes;
 		strbuf_addf(sb, "%s.%s ", name, type);
 		if (!st) {
 			dst(sb, i->dsts[0]);
@@ -288,9 +290,9 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 		}
 		strbuf_addstr(sb, "g[");
 		src(sb, i, i->srcs[0]);
-		strbuf_addstr(sb, "+(");
+		strbuf_addstr(sb, bytes ? "+" : "+(");
 		src(sb, i, i->srcs[1]);
-		strbuf_addstr(sb, "<<2)]");
+		strbuf_addstr(sb, bytes ? "]" : "<<2)]");
 		if (st) {
 			strbuf_addstr(sb, ", ");
 			src(sb, i, i->srcs[2]);

@@ -98,6 +98,9 @@ struct ir3_info {
 	bool ibo_ssbo;			/* a6xx+: SSBOs through ldib/stib/resinfo with
 					   dword offsets; before, ldgb/stgb and bytes */
 	bool has_ldg_a;			/* a6xx+: ldg.a/stg.a take an offset register */
+	bool ldg_a_bytes;		/* a7xx: … counting bytes, so selection shifts a
+					   dword offset left by 2 first (Mesa's
+					   emit_intrinsic_load/store_global_ir3, gen >= 7) */
 	bool flat_bypass;		/* flat varyings read with ldlv, not bary.f
 					   (Mesa: a4xx+; modelled from a6xx) */
 	bool inloc_per_vec4;		/* a6xx+: each varying slot takes 4 inlocs,

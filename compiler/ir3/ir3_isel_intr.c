@@ -1442,13 +1442,22 @@ static struct ir3_register *global_ir3_addr(struct isel *c, struct src *addr)
 	return !c->t->is_64bit ? a[0] : ir3_b_collect(&c->b, 2, a);
 }
 
-static bool small_offset(struct src *off, int32_t *v)
+/* A constant dword offset ldg (within ±256) or stg (within ±1024) takes as
+ * an immediate. */
+static bool small_offset(struct src *off, int32_t *v, int32_t bound)
 {
 	uint32_t u;
 	if (!isel_src_const(off, 0, &u))
 		return false;
 	*v = (int32_t)u;
-	return *v < 256 && *v > -256;
+	return *v < bound && *v > -bound;
+}
+
+/* ldg.a/stg.a's offset register: dwords, or bytes on a7xx. */
+static struct ir3_register *ldg_a_offset(struct isel *c, struct src *off)
+{
+	struct ir3_register *o = isel_get(c, off->ssa)[0];
+	return c->t->ldg_a_bytes ? ir3_b_alu2(&c->b, OPC_SHL_B, o, isel_imm(c, 2, false)) : o;
 }
 
 static struct ir3_register *added_addr(struct isel *c, struct intrinsic_instr *intr, unsigned a,
@@ -1472,10 +1481,10 @@ static void emit_load_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 	unsigned flags = isel_reg_flags(c, intr->def.bit_size);
 	int32_t off;
 	struct ir3_instruction *i;
-	if (small_offset(&intr->src[1], &off) || !c->t->has_ldg_a) {
-		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[1], &off)
+	if (small_offset(&intr->src[1], &off, 256) || !c->t->has_ldg_a) {
+		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[1], &off, 256)
 			? added_addr(c, intr, 0, 1) : global_ir3_addr(c, &intr->src[0]);
-		if (!small_offset(&intr->src[1], &off))
+		if (!small_offset(&intr->src[1], &off, 256))
 			off = 0;
 		i = mem_instr(c, OPC_LDG, 1, type);
 		ir3_dst_create(i, flags, n);
@@ -1484,10 +1493,11 @@ static void emit_load_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_imm(i, n, 0);
 	} else {
 		struct ir3_register *addr = global_ir3_addr(c, &intr->src[0]);
+		struct ir3_register *o = ldg_a_offset(c, &intr->src[1]);
 		i = mem_instr(c, OPC_LDG_A, 1, type);
 		ir3_dst_create(i, flags, n);
 		ir3_src_ssa(i, addr, 0);
-		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+		ir3_src_ssa(i, o, 0);
 		ir3_src_imm(i, n, 0);
 	}
 	place(c, i);
@@ -1501,10 +1511,10 @@ static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_register *v = isel_collect(c, isel_get(c, intr->src[0].ssa), n);
 	int32_t off;
 	struct ir3_instruction *i;
-	if (small_offset(&intr->src[2], &off) || !c->t->has_ldg_a) {
-		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[2], &off)
+	if (small_offset(&intr->src[2], &off, 1024) || !c->t->has_ldg_a) {
+		struct ir3_register *addr = !c->t->has_ldg_a && !small_offset(&intr->src[2], &off, 1024)
 			? added_addr(c, intr, 1, 2) : global_ir3_addr(c, &intr->src[1]);
-		if (!small_offset(&intr->src[2], &off))
+		if (!small_offset(&intr->src[2], &off, 1024))
 			off = 0;
 		i = mem_instr(c, OPC_STG, 0, type);
 		ir3_src_ssa(i, addr, 0);
@@ -1512,9 +1522,10 @@ static void emit_store_global_ir3(struct isel *c, struct intrinsic_instr *intr)
 		ir3_src_ssa(i, v, 0);
 		ir3_src_imm(i, n, 0);
 	} else {
+		struct ir3_register *o = ldg_a_offset(c, &intr->src[2]);
 		i = mem_instr(c, OPC_STG_A, 0, type);
 		ir3_src_ssa(i, global_ir3_addr(c, &intr->src[1]), 0);
-		ir3_src_ssa(i, isel_get(c, intr->src[2].ssa)[0], 0);
+		ir3_src_ssa(i, o, 0);
 		ir3_src_ssa(i, v, 0);
 		ir3_src_imm(i, n, 0);
 	}

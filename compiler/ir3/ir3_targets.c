@@ -52,7 +52,7 @@
 	.predtf_nop_quirk = true, .prede_nop_quirk = true
 #define IR3_A7XX IR3_A6XX, .gen = 7, .reg_size_vec4 = 96, .max_const_compute = 512, \
 	.has_scalar_alu = true, .has_isam_v = true, .has_alias_tex = true, .tess_use_shared = true, \
-	.predtf_nop_quirk = true, .prede_nop_quirk = true, .cs_lock_unlock = true, \
+	.predtf_nop_quirk = true, .prede_nop_quirk = true, .cs_lock_unlock = true, .ldg_a_bytes = true, \
 	.delay = { .alu_to_alu = 2, .non_alu = 5, .cat3_src2_read = 1, .half_full_penalty = 3 }
 
 const struct ir3_info ir3_a306 = { IR3_A3XX, .chip_id = 306 };

@@ -514,12 +514,14 @@ static void exec_one(struct srun *r, uint32_t pc, unsigned f)
 		load_to(r, pc, f, m, off, count_of(i, 2), p);
 		return;
 	case OPC_LDG_A:
-		m = at_address(r, address(r, pc, f, 0, &p) + 4 * (uint64_t)opnd(r, pc, f, 1, 0, &p), &off);
+		m = at_address(r, address(r, pc, f, 0, &p) +
+				  (r->sim->t->ldg_a_bytes ? 1 : 4) * (uint64_t)opnd(r, pc, f, 1, 0, &p), &off);
 		load_to(r, pc, f, m, off, count_of(i, 2), p);
 		return;
 	case OPC_STG: case OPC_STG_A: {
 		uint64_t o = opnd(r, pc, f, 1, 0, &p);
-		m = at_address(r, address(r, pc, f, 0, &p) + (i->opc == OPC_STG_A ? 4 * o : o), &off);
+		m = at_address(r, address(r, pc, f, 0, &p) +
+				  (i->opc == OPC_STG_A && !r->sim->t->ldg_a_bytes ? 4 * o : o), &off);
 		if (p)
 			undefined_address(r, pc);
 		else
