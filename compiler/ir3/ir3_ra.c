@@ -15,6 +15,8 @@
  *
  * A value's register is chosen, in order (get_reg):
  *  1. its merge set's preferred register, when free;
+ *     then, for a repeat group whose merge set is its own, the register of
+ *     a source that dies here (so the group reuses its sources' range);
  *  2. if the set has no register yet, room for the whole set;
  *  3. for ALU/SFU, the register of a source that dies here;
  *  4. the next free gap, round-robin;
@@ -451,6 +453,32 @@ static unsigned try_allocate_src(struct ra_ctx *c, struct ra_file *f, struct ir3
 	return ~0u;
 }
 
+/* What RA put between a repeat group's members (its copies) is no member. */
+static struct ir3_instruction *rpt_step(struct ir3_instruction *i, bool back)
+{
+	do
+		i = back ? i->prev : i->next;
+	while (i && !i->rpt_id && ((i->flags & IR3_INSTR_COPY) || ir3_is_meta(i)));
+	return i;
+}
+
+/* A repeat group whose merge set holds its values, in order, and nothing
+ * else (Mesa's rpt_has_unique_merge_set). */
+static bool rpt_has_unique_merge_set(struct ir3_instruction *i)
+{
+	struct ir3_merge_set *set = i->dsts[0]->merge_set;
+	if (!set || i->ndst != 1)
+		return false;
+	struct ir3_instruction *first = i, *p;
+	while ((p = rpt_step(first, true)) && p->rpt_id == i->rpt_id)
+		first = p;
+	unsigned n = 0;
+	for (struct ir3_instruction *m = first; m && m->rpt_id == i->rpt_id; m = rpt_step(m, false), n++)
+		if (n >= set->nregs || m->ndst != 1 || set->regs[n] != m->dsts[0])
+			return false;
+	return n == set->nregs;
+}
+
 static unsigned get_reg(struct ra_ctx *c, struct ra_file *f, struct ir3_register *d)
 {
 	unsigned limit = file_limit(c, f, d), size = ir3_reg_size(d), align = ir3_reg_elem_size(d);
@@ -472,6 +500,11 @@ static unsigned get_reg(struct ra_ctx *c, struct ra_file *f, struct ir3_register
 			return p;
 	}
 	struct ir3_instruction *i = d->instr;
+	if (i->rpt_id && rpt_has_unique_merge_set(i)) {
+		unsigned p = try_allocate_src(c, f, d, limit);
+		if (p != ~0u)
+			return p;
+	}
 	if (set && set->preferred_reg == ~0u && size < set->size) {
 		unsigned p = find_best_gap(c, f, d, limit, set->size, set->alignment);
 		if (p != ~0u)

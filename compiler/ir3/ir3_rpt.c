@@ -9,7 +9,8 @@
  *    const, immediate — the same immediate —, half); it is split at the
  *    first member that does not, and the rest is checked again.  RA then
  *    gives a group's values one merge set (ir3_merge.c), so they get
- *    consecutive registers where they can.
+ *    consecutive registers where they can; a group whose set is its own
+ *    takes the registers of a source that dies there first (ir3_ra.c).
  *
  *  ir3_merge_rpt (after RA and its copies, before the post-RA scheduler):
  *    a member that still follows the group's head, writes the register
