@@ -952,6 +952,34 @@ static unsigned offset_shift(unsigned bit_size)
 	return bit_size == 8 ? 0 : bit_size == 16 ? 1 : 2;
 }
 
+/* A byte offset that is itself a shift by a constant, shifted right by
+ * `shift` more as one shift (Mesa's ir3_nir_try_propagate_bit_shift, which
+ * ir3_nir_lower_io_offsets tries first): NULL when it is not one, or the
+ * direction would turn, or the amount leave -31 … 31. */
+static struct ir3_register *propagate_shift(struct isel *c, struct src *src, int shift)
+{
+	if (src->ssa->parent->type != INSTR_alu)
+		return NULL;
+	struct alu_instr *alu = instr_as_alu(src->ssa->parent);
+	int dir;
+	enum ir3_opc opc;
+	switch (alu->op) {
+	case OP_ishl: dir = 1; opc = OPC_SHL_B; break;
+	case OP_ishr: dir = -1; opc = OPC_ASHR_B; break;
+	case OP_ushr: dir = -1; opc = OPC_SHR_B; break;
+	default: return NULL;
+	}
+	uint32_t amount;
+	if (alu->def.bit_size != 32 || !isel_src_const(&alu->src[1].src, alu->src[1].swizzle[0], &amount))
+		return NULL;
+	int cur = (int)amount * dir, now = cur + shift;
+	if ((cur < 0 && now > 0) || (cur > 0 && now < 0) || now < -31 || now > 31)
+		return NULL;
+	int by = shift * dir < 0 ? (int)amount - abs(shift) : (int)amount + abs(shift);
+	struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[0]];
+	return by ? ir3_b_alu2(&c->b, opc, x, isel_imm(c, (uint32_t)by, false)) : x;
+}
+
 /* An a6xx SSBO offset from a byte offset, for accesses of `bit_size`. */
 static struct ir3_register *ssbo_offset(struct isel *c, struct src *src, unsigned bit_size)
 {
@@ -959,6 +987,9 @@ static struct ir3_register *ssbo_offset(struct isel *c, struct src *src, unsigne
 	unsigned shift = offset_shift(bit_size);
 	if (isel_src_const(src, 0, &v))
 		return isel_imm(c, v >> shift, false);
+	struct ir3_register *p = shift ? propagate_shift(c, src, -(int)shift) : NULL;
+	if (p)
+		return p;
 	struct ir3_register *o = isel_get(c, src->ssa)[0];
 	return shift ? ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, shift, false)) : o;
 }
@@ -1082,7 +1113,9 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 		if (isel_src_const(&intr->src[2], 0, &co))
 			off = isel_imm(c, ibo ? (co + k * bytes) >> offset_shift(8 * bytes) : co + k * bytes,
 				       false);
-		else {
+		else if (ibo && !k) {
+			off = ssbo_offset(c, &intr->src[2], 8 * bytes);
+		} else {
 			off = isel_get(c, intr->src[2].ssa)[0];
 			if (k)
 				off = ir3_b_alu2(&c->b, OPC_ADD_U, off, isel_imm(c, k * bytes, false));
