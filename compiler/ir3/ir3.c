@@ -389,10 +389,9 @@ struct ir3_register *ir3_reg_clone(struct ir3 *ir, const struct ir3_register *sr
 	return r;
 }
 
-struct ir3_instruction *ir3_instr_clone(struct ir3_instruction *orig)
+struct ir3_instruction *ir3_instr_copy_shell(struct ir3_instruction *orig)
 {
-	struct ir3 *ir = orig->ir;
-	struct ir3_instruction *i = ir3_instr_new(ir, orig->opc, orig->ndst, orig->nsrc);
+	struct ir3_instruction *i = ir3_instr_new(orig->ir, orig->opc, orig->ndst, orig->nsrc);
 	struct ir3_register **dsts = i->dsts, **srcs = i->srcs;
 	unsigned serial = i->serial;
 	*i = *orig;
@@ -403,6 +402,13 @@ struct ir3_instruction *ir3_instr_clone(struct ir3_instruction *orig)
 	i->data = NULL;
 	i->rpt_id = 0;		/* a copy is in no repeat group (Mesa's clones) */
 	i->rpt_orig = NULL;
+	return i;
+}
+
+struct ir3_instruction *ir3_instr_clone(struct ir3_instruction *orig)
+{
+	struct ir3 *ir = orig->ir;
+	struct ir3_instruction *i = ir3_instr_copy_shell(orig);
 	for (unsigned n = 0; n < orig->ndst; n++) {
 		struct ir3_register *r = ir3_reg_clone(ir, orig->dsts[n]);
 		if (r->flags & IR3_REG_SSA)

@@ -320,6 +320,9 @@ void ir3_instr_remove(struct ir3_instruction *i);
 /* Insert before the block's terminator (or at its end when it has none). */
 void ir3_instr_insert_before_terminator(struct ir3_block *b, struct ir3_instruction *i);
 struct ir3_instruction *ir3_instr_clone(struct ir3_instruction *i);
+/* A new unlinked instruction with i's fields, in no repeat group, and
+ * register arrays of its own for the caller to fill (ndst/nsrc entries). */
+struct ir3_instruction *ir3_instr_copy_shell(struct ir3_instruction *i);
 
 /* A new value: `ncomp` components, IR3_REG_HALF/PREDICATE/ADDR in flags. */
 struct ir3_register *ir3_dst_create(struct ir3_instruction *i, unsigned flags, unsigned ncomp);

@@ -160,15 +160,7 @@ static bool try_merge(struct ir3_instruction *head, struct ir3_instruction *m, u
  * copy of that register to grow. */
 static struct ir3_instruction *keep_original(struct ir3 *ir, struct ir3_instruction *i)
 {
-	struct ir3_instruction *o = ir3_instr_new(ir, i->opc, i->ndst, i->nsrc);
-	struct ir3_register **dsts = o->dsts, **srcs = o->srcs;
-	unsigned serial = o->serial;
-	*o = *i;
-	o->serial = serial;
-	o->dsts = dsts;
-	o->srcs = srcs;
-	o->prev = o->next = NULL;
-	o->data = NULL;
+	struct ir3_instruction *o = ir3_instr_copy_shell(i);
 	for (unsigned k = 0; k < i->ndst; k++) {
 		o->dsts[k] = i->dsts[k];
 		i->dsts[k] = ir3_reg_clone(ir, o->dsts[k]);
