@@ -23,7 +23,10 @@
  */
 #include "compiler/ir3/ir3_passes.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "compiler/util/error.h"
 
 #define RPT_MAX 4
 
@@ -67,55 +70,67 @@ static void number(struct ir3_block *b)
 		i->ip = ip++;
 }
 
-/* The members of i's group in block b, in creation order, into `out`. */
-static unsigned members(struct ir3_block *b, const struct ir3_instruction *i,
-			struct ir3_instruction **out, unsigned max)
+static int by_group(const void *pa, const void *pb)
 {
-	unsigned n = 0;
-	foreach_instr(m, b)
-		if (m->rpt_id == i->rpt_id && n < max)
-			out[n++] = m;
-	/* creation order (a scheduler may have swapped them) */
-	for (unsigned k = 1; k < n; k++)
-		for (unsigned j = k; j > 0 && out[j - 1]->serial > out[j]->serial; j--) {
-			struct ir3_instruction *t = out[j];
-			out[j] = out[j - 1];
-			out[j - 1] = t;
-		}
-	return n;
+	const struct ir3_instruction *a = *(struct ir3_instruction *const *)pa;
+	const struct ir3_instruction *b = *(struct ir3_instruction *const *)pb;
+	if (a->rpt_id != b->rpt_id)
+		return a->rpt_id < b->rpt_id ? -1 : 1;
+	return a->serial < b->serial ? -1 : a->serial > b->serial;
+}
+
+/* The block's repeat group members, by group and, within one, in creation
+ * order (a scheduler may have swapped them); the caller frees the array. */
+static struct ir3_instruction **grouped(struct ir3_block *b, unsigned *n)
+{
+	*n = 0;
+	foreach_instr(i, b)
+		*n += i->rpt_id != 0;
+	if (!*n)
+		return NULL;
+	struct ir3_instruction **m = xmalloc(*n * sizeof(*m)), **p = m;
+	foreach_instr(i, b)
+		if (i->rpt_id)
+			*p++ = i;
+	qsort(m, *n, sizeof(*m), by_group);
+	return m;
+}
+
+/* The end of the group that starts at m[s]. */
+static unsigned group_end(struct ir3_instruction **m, unsigned n, unsigned s)
+{
+	unsigned e = s + 1;
+	while (e < n && m[e]->rpt_id == m[s]->rpt_id)
+		e++;
+	return e;
 }
 
 bool ir3_cleanup_rpt(struct ir3 *ir)
 {
 	bool progress = false;
 	foreach_block(b, ir) {
+		unsigned total;
+		struct ir3_instruction **all = grouped(b, &total);
 		number(b);
-		foreach_instr(i, b)
-			i->flags &= ~IR3_INSTR_MARK;
-		foreach_instr(i, b) {
-			if (!i->rpt_id || (i->flags & IR3_INSTR_MARK))
-				continue;
-			struct ir3_instruction *m[RPT_MAX * 2];
-			unsigned n = members(b, i, m, RPT_MAX * 2);
+		for (unsigned s = 0, e; s < total; s = e) {
+			e = group_end(all, total, s);
+			struct ir3_instruction **m = all + s;
+			unsigned n = e - s;
 			/* split into runs: each run's head is its first member */
 			unsigned head = 0;
-			for (unsigned k = 0; k <= n; k++) {
-				if (k < n && k > head && can_rpt(m[head], m[k], k - head))
+			for (unsigned k = 1; k <= n; k++) {
+				if (k < n && can_rpt(m[head], m[k], k - head))
 					continue;
-				if (k == n || k > head) {
-					/* members head … k-1 stay together */
-					unsigned id = k - head > 1 ? (head ? ++ir->rpt_ids : m[head]->rpt_id) : 0;
-					for (unsigned j = head; j < k; j++) {
-						progress |= m[j]->rpt_id != id;
-						m[j]->rpt_id = id;
-						m[j]->flags |= IR3_INSTR_MARK;
-					}
-					head = k;
+				/* members head … k-1 stay together, alone no group */
+				unsigned id = k - head > 1 ? (head ? ++ir->rpt_ids : m[head]->rpt_id) : 0;
+				for (unsigned j = head; j < k; j++) {
+					progress |= m[j]->rpt_id != id;
+					m[j]->rpt_id = id;
 				}
+				head = k;
 			}
 		}
-		foreach_instr(i, b)
-			i->flags &= ~IR3_INSTR_MARK;
+		free(all);
 	}
 	return progress;
 }
@@ -139,7 +154,8 @@ static int src_continues(const struct ir3_register *s, const struct ir3_register
 
 static bool try_merge(struct ir3_instruction *head, struct ir3_instruction *m, unsigned n)
 {
-	if (m->ip != head->ip + n || m->dsts[0]->num != head->dsts[0]->num + n)
+	/* it follows the head: the members merged before it are gone */
+	if (m != head->next || m->dsts[0]->num != head->dsts[0]->num + n)
 		return false;
 	int how[8];
 	for (unsigned k = 0; k < head->nsrc; k++)
@@ -177,41 +193,38 @@ bool ir3_merge_rpt(struct ir3 *ir)
 {
 	bool progress = false;
 	foreach_block(b, ir) {
-		number(b);
-		for (struct ir3_instruction *i = b->first; i; i = i->next) {
-			if (!i->rpt_id)
-				continue;
-			struct ir3_instruction *m[RPT_MAX];
-			unsigned n = members(b, i, m, RPT_MAX);
-			if (n < 2 || m[0] != i || i->nsrc > 8) {
-				i->rpt_id = 0;
-				continue;
-			}
+		unsigned total;
+		struct ir3_instruction **all = grouped(b, &total);
+		for (unsigned s = 0, e; s < total; s = e) {
+			e = group_end(all, total, s);
 			/* a member that cannot follow ends the merge; the rest of
 			 * the group starts again from it (Mesa's try_merge) */
-			struct ir3_instruction *orig = keep_original(ir, i);
-			unsigned merged = 1;
-			while (merged < n && try_merge(i, m[merged], merged))
-				merged++;
-			i->rpt_id = 0;
-			if (merged == 1) {
-				i->dsts[0] = orig->dsts[0];	/* nothing changed */
-				continue;
+			for (unsigned h = s, merged; h + 1 < e; h += merged) {
+				struct ir3_instruction *i = all[h];
+				struct ir3_instruction *orig = keep_original(ir, i);
+				merged = 1;
+				while (h + merged < e && merged < RPT_MAX && i->nsrc <= 8 &&
+				       try_merge(i, all[h + merged], merged)) {
+					/* its value is made by the merged instruction now */
+					ir3_instr_remove(all[h + merged]);
+					all[h + merged]->dsts[0]->instr = i;
+					merged++;
+				}
+				if (merged == 1) {
+					i->dsts[0] = orig->dsts[0];	/* nothing changed */
+					continue;
+				}
+				i->rpt_orig = arena_array(ir->arena, struct ir3_instruction *, merged + 1);
+				i->rpt_orig[0] = orig;
+				for (unsigned k = 1; k < merged; k++)
+					i->rpt_orig[k] = all[h + k];
+				i->rpt_orig[merged] = NULL;
+				progress = true;
 			}
-			i->rpt_orig = arena_array(ir->arena, struct ir3_instruction *, merged + 1);
-			i->rpt_orig[0] = orig;
-			for (unsigned k = 1; k < merged; k++) {
-				i->rpt_orig[k] = m[k];
-				ir3_instr_remove(m[k]);
-				/* its value is made by the merged instruction now */
-				m[k]->dsts[0]->instr = i;
-			}
-			i->rpt_orig[merged] = NULL;
-			if (merged + 1 == n)
-				m[merged]->rpt_id = 0;
-			number(b);
-			progress = true;
 		}
+		for (unsigned k = 0; k < total; k++)
+			all[k]->rpt_id = 0;
+		free(all);
 	}
 	return progress;
 }
