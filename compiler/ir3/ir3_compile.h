@@ -42,7 +42,8 @@ void ir3_compile_output_release(struct ir3_compile_output *out);
  * Run the backend on `ir` for `target` (the passes' names as in the
  * registry):
  *	ir3_opt_cp/cse/dce → ir3_lower_alias_tex_srcs, ir3_lower_alias_rt
- *	(a7xx) → ir3_sched → ir3_ra → ir3_postsched → ir3_legalize →
+ *	(a7xx) → ir3_sched → ir3_cleanup_rpt → ir3_ra → ir3_merge_rpt →
+ *	ir3_postsched → ir3_legalize →
  *	ir3_insert_alias_tex → verify → statistics → disassembly
  * Returns 0, or -1 with `out->error` set ("register pressure N exceeds M",
  * a verifier's finding, …).
