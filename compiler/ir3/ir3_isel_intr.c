@@ -674,15 +674,20 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		isel_def(c, &intr->def)[0] = isel_const(c, c->cl->primitive_map_vec4 * 4 +
 						(unsigned)intrinsic_get(intr, INTR_IDX_base));
 		return true;
-	case INTR_load_local_invocation_id: case INTR_load_workgroup_id:
+	case INTR_load_workgroup_id:
+		if (ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile) >= 0)
+			goto driver_param;
+		/* fallthrough */
+	case INTR_load_local_invocation_id:
 		d = isel_def(c, &intr->def);
 		for (unsigned k = 0; k < 3; k++)
 			d[k] = sysval_input(c, intr->op, 3, 0, k);
 		return true;
+	driver_param:
 	case INTR_load_draw_id: case INTR_load_base_vertex: case INTR_load_base_instance:
 	case INTR_load_num_workgroups: case INTR_load_frag_size:
 	case INTR_load_frag_invocation_count: {
-		int dp = ir3_driver_param(c->s->stage, intr->op);
+		int dp = ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile);
 		if (dp < 0)
 			return false;
 		d = isel_def(c, &intr->def);
@@ -693,7 +698,7 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_load_subgroup_size: {
 		/* a driver param where the wave size is chosen at draw time (FS,
 		 * CS), else the single threadsize */
-		int dp = ir3_driver_param(c->s->stage, intr->op);
+		int dp = ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile);
 		isel_def(c, &intr->def)[0] = dp < 0 ? isel_imm(c, c->t->threadsize_base, false)
 						    : driver_param(c, (unsigned)dp);
 		return true;

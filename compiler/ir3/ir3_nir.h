@@ -88,11 +88,14 @@ enum {
 	IR3_DP_DRAWID = 0, IR3_DP_VTXID_BASE = 1, IR3_DP_INSTID_BASE = 2,
 	/* compute */
 	IR3_DP_NUM_WORK_GROUPS_X = 0, IR3_DP_CS_SUBGROUP_SIZE = 7, IR3_DP_SUBGROUP_ID_SHIFT = 11,
+	IR3_DP_WORKGROUP_ID_X = 12,	/* a3xx/a4xx: the hardware injects it there */
 	/* fragment */
 	IR3_DP_FS_SUBGROUP_SIZE = 0, IR3_DP_FS_FRAG_INVOCATION_COUNT = 4, IR3_DP_FS_FRAG_SIZE = 8,
 };
-/* The driver param an intrinsic reads in `stage` (its first dword), or -1. */
-int ir3_driver_param(enum shader_stage stage, enum intrinsic op);
+/* The driver param an intrinsic reads in `stage` (its first dword), or -1;
+ * `shared_regfile`: the target has one (the workgroup id comes in a shared
+ * register there, else in driver params). */
+int ir3_driver_param(enum shader_stage stage, enum intrinsic op, bool shared_regfile);
 
 /* The primitive param block of TCS, TES and GS (dwords; GS has the first
  * vec4 only) and the largest primitive map (Mesa's unique varying index). */
@@ -126,7 +129,8 @@ enum {
 	X(bool, tess_use_shared)	/* VS → TCS through local memory */ \
 	X(bool, has_preamble)		/* ir3_nir_opt_preamble */ \
 	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize, lower_ir3_ssbo_scalar */ \
-	X(bool, has_isam_v)
+	X(bool, has_isam_v) \
+	X(bool, has_shared_regfile)	/* workgroup id: a shared register, or driver params */
 
 struct ir3_lowering {
 #define IR3_LOWERING_FIELD(type, name) type name;

@@ -87,9 +87,13 @@ static const struct ir3_ubo_range *find(const struct ir3_const_layout *l, unsign
 	return NULL;
 }
 
-int ir3_driver_param(enum shader_stage stage, enum intrinsic op)
+int ir3_driver_param(enum shader_stage stage, enum intrinsic op, bool shared_regfile)
 {
 	switch (op) {
+	case INTR_load_workgroup_id:
+		/* Mesa's emit_intrinsic: "For a3xx/a4xx, this comes in via const
+		 * injection by the hw" */
+		return stage == STAGE_COMPUTE && !shared_regfile ? IR3_DP_WORKGROUP_ID_X : -1;
 	case INTR_load_draw_id: return stage == STAGE_VERTEX ? IR3_DP_DRAWID : -1;
 	case INTR_load_base_vertex: return stage == STAGE_VERTEX ? IR3_DP_VTXID_BASE : -1;
 	case INTR_load_base_instance: return stage == STAGE_VERTEX ? IR3_DP_INSTID_BASE : -1;
@@ -107,15 +111,16 @@ int ir3_driver_param(enum shader_stage stage, enum intrinsic op)
 }
 
 /* The highest end (in dwords) `end_of` gives over the shader's intrinsics. */
-static unsigned max_end(struct shader *s, unsigned (*end_of)(const struct shader *,
-							  const struct intrinsic_instr *))
+static unsigned max_end(struct shader *s, const struct ir3_lowering *t,
+			unsigned (*end_of)(const struct shader *, const struct ir3_lowering *,
+					   const struct intrinsic_instr *))
 {
 	unsigned n = 0;
 	foreach_block(blk, s->fn)
 		foreach_instr(in, blk) {
 			if (in->type != INSTR_intrinsic)
 				continue;
-			unsigned end = end_of(s, instr_as_intrinsic(in));
+			unsigned end = end_of(s, t, instr_as_intrinsic(in));
 			if (end > n)
 				n = end;
 		}
@@ -123,16 +128,19 @@ static unsigned max_end(struct shader *s, unsigned (*end_of)(const struct shader
 }
 
 /* past the driver param it reads (3 more for a vector one), or 0 */
-static unsigned driver_param_end(const struct shader *s, const struct intrinsic_instr *intr)
+static unsigned driver_param_end(const struct shader *s, const struct ir3_lowering *t,
+				 const struct intrinsic_instr *intr)
 {
-	int dp = ir3_driver_param(s->stage, intr->op);
+	int dp = ir3_driver_param(s->stage, intr->op, t->has_shared_regfile);
 	return dp < 0 ? 0 : (unsigned)dp + intr->def.num_components;
 }
 
 /* past the preamble's value it reads or writes (load/store_preamble), or 0 */
-static unsigned preamble_end(const struct shader *s, const struct intrinsic_instr *intr)
+static unsigned preamble_end(const struct shader *s, const struct ir3_lowering *t,
+			     const struct intrinsic_instr *intr)
 {
 	(void)s;
+	(void)t;
 	if (intr->op == INTR_load_preamble)
 		return (unsigned)intrinsic_get(intr, INTR_IDX_base) + intr->def.num_components;
 	if (intr->op == INTR_store_preamble)
@@ -294,8 +302,8 @@ bool ir3_nir_analyze_ubo_ranges(struct shader *s, const struct ir3_lowering *t,
 			    load_range(l, instr_as_intrinsic(in), unit, &slot, &start, &end))
 				add_range(l, slot, start, end);
 		}
-	l->num_driver_params = max_end(s, driver_param_end);
-	l->preamble_size_vec4 = (max_end(s, preamble_end) + 3) / 4;
+	l->num_driver_params = max_end(s, t, driver_param_end);
+	l->preamble_size_vec4 = (max_end(s, t, preamble_end) + 3) / 4;
 	layout_ranges(s, t, l);
 	return shader_progress(s, rewrite(s, l, unit), META_BLOCK_INDEX | META_DOMINANCE);
 }
@@ -305,7 +313,7 @@ unsigned ir3_const_free_vec4(struct shader *s, const struct ir3_lowering *t)
 	struct ir3_const_layout l;
 	memset(&l, 0, sizeof(l));
 	l.const_data_slot = -1;
-	l.num_driver_params = max_end(s, driver_param_end);
+	l.num_driver_params = max_end(s, t, driver_param_end);
 	layout_ranges(s, t, &l);
 	unsigned max = ir3_stage_max_const(s->stage, t->max_const_geom, t->max_const_frag,
 					   t->max_const_compute);

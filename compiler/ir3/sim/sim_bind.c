@@ -64,6 +64,9 @@ static void driver_params(struct srun *r, unsigned at)
 			sim_set_const(r, at + IR3_DP_NUM_WORK_GROUPS_X + k, in->num_workgroups[k]);
 		sim_set_const(r, at + IR3_DP_CS_SUBGROUP_SIZE, ws);
 		sim_set_const(r, at + IR3_DP_SUBGROUP_ID_SHIFT, (uint32_t)__builtin_ctz(ws));
+		if (n > IR3_DP_WORKGROUP_ID_X)
+			for (unsigned k = 0; k < 3; k++)
+				sim_set_const(r, at + IR3_DP_WORKGROUP_ID_X + k, in->workgroup_id[k]);
 		break;
 	case STAGE_FRAGMENT:
 		sim_set_const(r, at + IR3_DP_FS_SUBGROUP_SIZE, ws);
