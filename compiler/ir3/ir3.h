@@ -98,7 +98,8 @@ enum {
 	IR3_REG_CONST = 1 << 1,
 	IR3_REG_IMMED = 1 << 2,
 	IR3_REG_RELATIV = 1 << 3,	/* c<a0.x + n> */
-	IR3_REG_SHARED = 1 << 4,	/* r48.x–r55.w (hook: not allocated yet) */
+	IR3_REG_SHARED = 1 << 4,	/* r48.x–r55.w: not allocated by RA; selection
+					   places what it puts there (IR3_SHARED_FIRST) */
 	IR3_REG_FNEG = 1 << 5,
 	IR3_REG_FABS = 1 << 6,
 	IR3_REG_SNEG = 1 << 7,
@@ -123,6 +124,8 @@ enum {
 	IR3_REG_TIED = 1 << 24,		/* an array write's source: the array it updates,
 					   whose register the new value takes */
 };
+
+#define IR3_SHARED_FIRST (48 * 4)	/* r48.x, the first shared register */
 
 #define IR3_REG_MODS (IR3_REG_FNEG | IR3_REG_FABS | IR3_REG_SNEG | IR3_REG_SABS | IR3_REG_BNOT)
 

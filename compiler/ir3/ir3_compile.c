@@ -74,7 +74,10 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			for (unsigned n = 0; n < i->ndst; n++)
-				if (i->dsts[n]->flags & IR3_REG_SHARED) {
+				if ((i->dsts[n]->flags & (IR3_REG_SHARED | IR3_REG_ASSIGNED)) ==
+				    IR3_REG_SHARED) {
+					/* RA does not allocate the shared file: only values
+					 * placed there already (a shared system value) */
 					strbuf_addstr(&out->error, "shared (uniform) registers are not allocated yet");
 					return -1;
 				}

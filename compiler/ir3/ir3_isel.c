@@ -403,6 +403,37 @@ static bool stage_supported(enum shader_stage st)
 	       st == STAGE_TESS_CTRL || st == STAGE_TESS_EVAL || st == STAGE_GEOMETRY;
 }
 
+/* Reads of the values selection placed in the shared file (a shared
+ * system value): each names the register of its value, and where the
+ * instruction cannot take a shared register there (a meta other than a
+ * split, a slot whose encoding has no shared bit), it reads a copy in a
+ * GPR made just before it instead (what Mesa's shared RA does when it
+ * demotes a source); cse shares the copies of one block. */
+static void shared_reads(struct ir3 *ir)
+{
+	foreach_block(b, ir)
+		foreach_instr(i, b)
+			for (unsigned n = 0; n < i->nsrc; n++) {
+				struct ir3_register *r = i->srcs[n];
+				if (!r->def || !(r->def->flags & IR3_REG_SHARED))
+					continue;
+				r->num = r->def->num;
+				r->flags |= IR3_REG_ASSIGNED;
+				bool ok = ir3_is_meta(i) ? i->opc == OPC_META_SPLIT
+						       : ir3_valid_flags(i, n, r->flags & ~(IR3_REG_SSA |
+											IR3_REG_ASSIGNED));
+				if (ok)
+					continue;
+				struct ir3_builder at = { .block = b, .before = i };
+				struct ir3_register *copy = ir3_b_mov(&at, TYPE_U32, r->def);
+				copy->instr->srcs[0]->num = r->def->num;
+				copy->instr->srcs[0]->flags |= IR3_REG_ASSIGNED;
+				r->def = copy;
+				r->flags &= ~(IR3_REG_SHARED | IR3_REG_ASSIGNED);
+				r->num = 0;
+			}
+}
+
 struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		     const struct ir3_const_layout *layout, struct arena *arena,
 		     struct strbuf *err)
@@ -465,6 +496,7 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		return NULL;
 	c.ir->loops = (int)c.loops;
 	remove_unreachable(c.ir);
+	shared_reads(c.ir);
 	if (c.has_arrays) {
 		isel_fold_array_stores(&c);
 		ir3_array_to_ssa(c.ir);

@@ -558,6 +558,30 @@ static struct ir3_register *sysval_input(struct isel *c, enum intrinsic op, unsi
 	return c->sysvals[op][comp];
 }
 
+/* A system value the hardware delivers in shared registers (a5xx+: the
+ * compute workgroup id, Mesa's create_sysval_input with IR3_REG_SHARED):
+ * one vector input from r48.x, split.  RA leaves the shared file alone, so
+ * it is placed here, as the first thing in it; `full` does not count it. */
+static struct ir3_register *shared_sysval(struct isel *c, enum intrinsic op, unsigned ncomp,
+					  unsigned comp)
+{
+	if (!c->sysvals[op][comp]) {
+		struct ir3_builder top = isel_top(c);
+		struct ir3_register *vec = ir3_b_input(&top, IR3_REG_SHARED, ncomp, false);
+		vec->num = IR3_SHARED_FIRST;
+		vec->flags |= IR3_REG_ASSIGNED;
+		isel_iface_input(c, vec, (struct ir3_iface_input){ .kind = IR3_IFACE_SYSVAL, .sysval = op });
+		top = isel_top(c);
+		for (unsigned k = 0; k < ncomp; k++) {
+			struct ir3_register *e = ir3_b_split(&top, vec, k);
+			e->flags |= IR3_REG_SHARED | IR3_REG_ASSIGNED;
+			e->num = vec->num + k;
+			c->sysvals[op][k] = e;
+		}
+	}
+	return c->sysvals[op][comp];
+}
+
 /* A system value input the hardware delivers in a fixed register r0.<comp>
  * (Mesa precolours the TCS and GS headers, the TCS's relative patch id and
  * their primitive ids: the producer stage chains to them). */
@@ -677,7 +701,10 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 	case INTR_load_workgroup_id:
 		if (ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile) >= 0)
 			goto driver_param;
-		/* fallthrough */
+		d = isel_def(c, &intr->def);
+		for (unsigned k = 0; k < 3; k++)
+			d[k] = shared_sysval(c, intr->op, 3, k);
+		return true;
 	case INTR_load_local_invocation_id:
 		d = isel_def(c, &intr->def);
 		for (unsigned k = 0; k < 3; k++)

@@ -925,7 +925,7 @@ static void allocate_block(struct ra_ctx *c, struct ir3_block *b)
 				remove_val(c, val(c, i->dsts[0]));
 			break;
 		case OPC_META_INPUT:
-			if (i->dsts[0]->flags & IR3_REG_UNUSED)
+			if (ir3_ra_def(i->dsts[0]) && (i->dsts[0]->flags & IR3_REG_UNUSED))
 				remove_val(c, val(c, i->dsts[0]));
 			break;
 		case OPC_META_TEX_PREFETCH:
@@ -1038,12 +1038,14 @@ static struct ir3_pressure calc_pressure(struct ra_ctx *c)
 		 * start, used or not (RA places them all before anything else) */
 		struct ir3_instruction *first = b->first;
 		while (first && is_start_value(first)) {
-			pressure_add(&p, first->dsts[0], 1);
-			live[first->dsts[0]->name] = true;
+			if (ir3_ra_def(first->dsts[0])) {	/* not a shared one */
+				pressure_add(&p, first->dsts[0], 1);
+				live[first->dsts[0]->name] = true;
+			}
 			first = first->next;
 		}
 		for (struct ir3_instruction *i = b->first; i != first; i = i->next)
-			if (i->dsts[0]->flags & IR3_REG_UNUSED) {
+			if (ir3_ra_def(i->dsts[0]) && (i->dsts[0]->flags & IR3_REG_UNUSED)) {
 				pressure_add(&p, i->dsts[0], -1);
 				live[i->dsts[0]->name] = false;
 			}

@@ -432,6 +432,10 @@ static void run_spill(struct vctx *c, struct vstate *s, const struct ir3_instruc
 
 static void run_instr(struct vctx *c, struct vstate *s, const struct ir3_instruction *i)
 {
+	/* the shared file is not allocated: what selection placed there (a
+	 * shared system value and its components) is not followed */
+	if (i->ndst && (i->dsts[0]->flags & IR3_REG_SHARED) && ir3_is_meta(i))
+		return;
 	if ((i->opc == OPC_STP || i->opc == OPC_LDP) && i->spill_of) {
 		run_spill(c, s, i);
 		return;

@@ -914,8 +914,11 @@ static bool supported(const struct ir3_instruction *i)
 	default:
 		break;
 	}
+	/* a shared register holds one value for the wave: selection only
+	 * places values every fibre has there (a shared system value), which
+	 * each fibre's copy of the file holds; a relative one is not run */
 	for (unsigned n = 0; n < i->nsrc; n++)
-		if ((i->srcs[n]->flags & (IR3_REG_RELATIV | IR3_REG_SHARED)) &&
+		if ((i->srcs[n]->flags & IR3_REG_RELATIV) &&
 		    !(i->srcs[n]->flags & (IR3_REG_CONST | IR3_REG_ARRAY)))
 			return false;
 	return true;
