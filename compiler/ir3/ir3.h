@@ -126,6 +126,7 @@ enum {
 };
 
 #define IR3_SHARED_FIRST (48 * 4)	/* r48.x, the first shared register */
+#define IR3_RPT_MAX 4			/* members of a repeat group: up to (rpt3) */
 
 #define IR3_REG_MODS (IR3_REG_FNEG | IR3_REG_FABS | IR3_REG_SNEG | IR3_REG_SABS | IR3_REG_BNOT)
 

@@ -325,8 +325,6 @@ static bool groups_components(enum alu_op op)
 	}
 }
 
-#define RPT_MAX 4
-
 /* The instructions made at the builder's place since serial `start`, oldest
  * first, into `out` (at most `max`); how many there were. */
 static unsigned made_since(struct isel *c, unsigned start, struct ir3_instruction **out,
@@ -409,9 +407,9 @@ void isel_alu(struct isel *c, struct alu_instr *alu)
 			d[k] = isel_get(c, alu->src[k].src.ssa)[alu->src[k].swizzle[0]];
 		return;
 	}
-	bool group = ncomp > 1 && ncomp <= RPT_MAX && groups_components(alu->op);
-	struct ir3_instruction *made[RPT_MAX][8];
-	unsigned nmade[RPT_MAX] = { 0 };
+	bool group = ncomp > 1 && ncomp <= IR3_RPT_MAX && groups_components(alu->op);
+	struct ir3_instruction *made[IR3_RPT_MAX][8];
+	unsigned nmade[IR3_RPT_MAX] = { 0 };
 	for (unsigned k = 0; k < ncomp; k++) {
 		unsigned start = c->ir->serial;
 		if (!(d[k] = emit_component(c, alu, k))) {

@@ -28,8 +28,6 @@
 
 #include "compiler/util/error.h"
 
-#define RPT_MAX 4
-
 /* Source flags two members must share (Mesa's srcs_can_rpt). */
 #define RPT_SRC_FLAGS (IR3_REG_MODS | IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_SSA | IR3_REG_HALF | \
 		       IR3_REG_SHARED)
@@ -47,7 +45,7 @@ static bool srcs_can_rpt(const struct ir3_register *a, const struct ir3_register
 static bool can_rpt(const struct ir3_instruction *head, const struct ir3_instruction *m,
 		    unsigned n)
 {
-	if (m->ip != head->ip + n || m->opc != head->opc || n >= RPT_MAX)
+	if (m->ip != head->ip + n || m->opc != head->opc || n >= IR3_RPT_MAX)
 		return false;
 	if ((m->flags & IR3_INSTR_SAT) != (head->flags & IR3_INSTR_SAT))
 		return false;
@@ -203,7 +201,7 @@ bool ir3_merge_rpt(struct ir3 *ir)
 				struct ir3_instruction *i = all[h];
 				struct ir3_instruction *orig = keep_original(ir, i);
 				merged = 1;
-				while (h + merged < e && merged < RPT_MAX && i->nsrc <= 8 &&
+				while (h + merged < e && merged < IR3_RPT_MAX && i->nsrc <= 8 &&
 				       try_merge(i, all[h + merged], merged)) {
 					/* its value is made by the merged instruction now */
 					ir3_instr_remove(all[h + merged]);
