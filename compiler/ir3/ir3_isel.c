@@ -496,7 +496,8 @@ struct ir3 *ir3_isel(struct shader *s, const struct ir3_info *t,
 		return NULL;
 	c.ir->loops = (int)c.loops;
 	remove_unreachable(c.ir);
-	shared_reads(c.ir);
+	if (c.shared_values)
+		shared_reads(c.ir);
 	if (c.has_arrays) {
 		isel_fold_array_stores(&c);
 		ir3_array_to_ssa(c.ir);

@@ -54,6 +54,7 @@ struct isel {
 	unsigned num_input_slots;
 	struct ir3_register **input_vals;	/* by input slot × 4 components */
 	struct ir3_register *sysvals[INTR_COUNT][4];
+	bool shared_values;		/* a shared system value was placed (shared_reads) */
 	unsigned *inloc;		/* FS: the varying location of input slot × 4 */
 	unsigned *input_mask;		/* by input slot: the components load_input reads */
 

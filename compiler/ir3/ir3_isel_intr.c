@@ -571,6 +571,7 @@ static struct ir3_register *shared_sysval(struct isel *c, enum intrinsic op, uns
 		vec->num = IR3_SHARED_FIRST;
 		vec->flags |= IR3_REG_ASSIGNED;
 		isel_iface_input(c, vec, (struct ir3_iface_input){ .kind = IR3_IFACE_SYSVAL, .sysval = op });
+		c->shared_values = true;
 		top = isel_top(c);
 		for (unsigned k = 0; k < ncomp; k++) {
 			struct ir3_register *e = ir3_b_split(&top, vec, k);
@@ -650,6 +651,19 @@ static struct ir3_register *driver_param(struct isel *c, unsigned dp)
 	return isel_const(c, c->cl->driver_vec4 * 4 + dp);
 }
 
+/* A system value read from the driver params, one per component; false
+ * when the stage has none for it. */
+static bool driver_params(struct isel *c, struct intrinsic_instr *intr)
+{
+	int dp = ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile);
+	if (dp < 0)
+		return false;
+	struct ir3_register **d = isel_def(c, &intr->def);
+	for (unsigned k = 0; k < intr->def.num_components; k++)
+		d[k] = driver_param(c, (unsigned)dp + k);
+	return true;
+}
+
 static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 {
 	struct ir3_register **d;
@@ -700,7 +714,7 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		return true;
 	case INTR_load_workgroup_id:
 		if (ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile) >= 0)
-			goto driver_param;
+			return driver_params(c, intr);
 		d = isel_def(c, &intr->def);
 		for (unsigned k = 0; k < 3; k++)
 			d[k] = shared_sysval(c, intr->op, 3, k);
@@ -710,18 +724,10 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		for (unsigned k = 0; k < 3; k++)
 			d[k] = sysval_input(c, intr->op, 3, 0, k);
 		return true;
-	driver_param:
 	case INTR_load_draw_id: case INTR_load_base_vertex: case INTR_load_base_instance:
 	case INTR_load_num_workgroups: case INTR_load_frag_size:
-	case INTR_load_frag_invocation_count: {
-		int dp = ir3_driver_param(c->s->stage, intr->op, c->t->has_shared_regfile);
-		if (dp < 0)
-			return false;
-		d = isel_def(c, &intr->def);
-		for (unsigned k = 0; k < intr->def.num_components; k++)
-			d[k] = driver_param(c, (unsigned)dp + k);
-		return true;
-	}
+	case INTR_load_frag_invocation_count:
+		return driver_params(c, intr);
 	case INTR_load_subgroup_size: {
 		/* a driver param where the wave size is chosen at draw time (FS,
 		 * CS), else the single threadsize */

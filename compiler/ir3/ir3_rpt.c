@@ -109,6 +109,8 @@ bool ir3_cleanup_rpt(struct ir3 *ir)
 	foreach_block(b, ir) {
 		unsigned total;
 		struct ir3_instruction **all = grouped(b, &total);
+		if (!total)
+			continue;
 		number(b);
 		for (unsigned s = 0, e; s < total; s = e) {
 			e = group_end(all, total, s);
@@ -150,15 +152,25 @@ static int src_continues(const struct ir3_register *s, const struct ir3_register
 	return 0;
 }
 
-static bool try_merge(struct ir3_instruction *head, struct ir3_instruction *m, unsigned n)
+/* Whether `m` can be the n-th repetition of `head` (Mesa's try_merge):
+ * it follows the head (the members merged before it are gone), writes the
+ * next register and reads the same or the next ones; `how` says which,
+ * per source. */
+static bool can_merge(const struct ir3_instruction *head, const struct ir3_instruction *m,
+		      unsigned n, int *how)
 {
-	/* it follows the head: the members merged before it are gone */
-	if (m != head->next || m->dsts[0]->num != head->dsts[0]->num + n)
+	if (n >= IR3_RPT_MAX || head->nsrc > 8 || m != head->next ||
+	    m->dsts[0]->num != head->dsts[0]->num + n)
 		return false;
-	int how[8];
 	for (unsigned k = 0; k < head->nsrc; k++)
 		if (!(how[k] = src_continues(head->srcs[k], m->srcs[k], head->repeat)))
 			return false;
+	return true;
+}
+
+/* The head repeats once more: (r) on the sources that advance. */
+static void absorb(struct ir3_instruction *head, const int *how)
+{
 	for (unsigned k = 0; k < head->nsrc; k++)
 		if (how[k] == 2) {
 			head->srcs[k]->flags |= IR3_REG_R;
@@ -166,7 +178,6 @@ static bool try_merge(struct ir3_instruction *head, struct ir3_instruction *m, u
 		}
 	head->dsts[0]->wrmask = (head->dsts[0]->wrmask << 1) | 1;
 	head->repeat++;
-	return true;
 }
 
 /* What the register verifier follows for a merged head: the head as it
@@ -197,21 +208,20 @@ bool ir3_merge_rpt(struct ir3 *ir)
 			e = group_end(all, total, s);
 			/* a member that cannot follow ends the merge; the rest of
 			 * the group starts again from it (Mesa's try_merge) */
-			for (unsigned h = s, merged; h + 1 < e; h += merged) {
+			for (unsigned h = s, merged = 1; h + 1 < e; h += merged) {
 				struct ir3_instruction *i = all[h];
-				struct ir3_instruction *orig = keep_original(ir, i);
+				int how[8];
 				merged = 1;
-				while (h + merged < e && merged < IR3_RPT_MAX && i->nsrc <= 8 &&
-				       try_merge(i, all[h + merged], merged)) {
+				if (!can_merge(i, all[h + 1], 1, how))
+					continue;
+				struct ir3_instruction *orig = keep_original(ir, i);
+				do {
+					absorb(i, how);
 					/* its value is made by the merged instruction now */
 					ir3_instr_remove(all[h + merged]);
 					all[h + merged]->dsts[0]->instr = i;
 					merged++;
-				}
-				if (merged == 1) {
-					i->dsts[0] = orig->dsts[0];	/* nothing changed */
-					continue;
-				}
+				} while (h + merged < e && can_merge(i, all[h + merged], merged, how));
 				i->rpt_orig = arena_array(ir->arena, struct ir3_instruction *, merged + 1);
 				i->rpt_orig[0] = orig;
 				for (unsigned k = 1; k < merged; k++)
