@@ -241,6 +241,8 @@ static void cat5(struct strbuf *sb, const struct ir3_instruction *i)
 		strbuf_addf(sb, ", s#%u", i->samp);
 	if (uses_tex(i->opc))
 		strbuf_addf(sb, ", t#%u", i->tex);
+	if (i->off && (i->flags & IR3_INSTR_SSBO))
+		strbuf_addf(sb, ", +%d", i->off);	/* isam.v's immediate offset */
 }
 
 static void mem_addr(struct strbuf *sb, const struct ir3_instruction *i, char space,
@@ -333,6 +335,8 @@ static void cat6(struct strbuf *sb, const struct ir3_instruction *i)
 			strbuf_addf(sb, ".%u", i->ndst ? ir3_reg_elems(i->dsts[0])
 					      : i->nsrc ? ir3_reg_elems(i->srcs[i->nsrc - 1]) : 1);
 		operands(sb, i, 0);
+		if (i->off && (i->opc == OPC_LDIB || i->opc == OPC_STIB))
+			strbuf_addf(sb, ", +%d", i->off);	/* the immediate offset */
 		return;
 	}
 }

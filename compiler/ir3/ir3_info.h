@@ -73,6 +73,8 @@ struct ir3_info {
 					   the texture cache (isam) */
 	bool has_isam_v;		/* a660+: isam.v reads a vector at a 1D offset; without
 					   it those loads are scalar isams at (offset, 0) */
+	bool has_ssbo_imm_offsets;	/* a660+: ldib/stib take an immediate element offset
+					   below 128, isam.v below 256 */
 	bool has_alias_tex;		/* a7xx */
 	bool has_alias_rt;		/* a750 */
 	bool tess_use_shared;		/* a650+: VS→TCS through ldl/stl, the TCS's local

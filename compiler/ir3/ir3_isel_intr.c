@@ -990,15 +990,17 @@ static unsigned offset_shift(unsigned bit_size)
 	return bit_size == 8 ? 0 : bit_size == 16 ? 1 : 2;
 }
 
-/* A byte offset that is itself a shift by a constant, shifted right by
- * `shift` more as one shift (Mesa's ir3_nir_try_propagate_bit_shift, which
- * ir3_nir_lower_io_offsets tries first): NULL when it is not one, or the
- * direction would turn, or the amount leave -31 … 31. */
-static struct ir3_register *propagate_shift(struct isel *c, struct src *src, int shift)
+/* Component `comp` of `d`, a byte offset, when it is itself a shift by a
+ * constant: shifted right by `shift` more as one shift (Mesa's
+ * ir3_nir_try_propagate_bit_shift, which ir3_nir_lower_io_offsets tries
+ * first).  NULL when it is not one, or the direction would turn, or the
+ * amount leave -31 … 31. */
+static struct ir3_register *propagate_shift(struct isel *c, struct ssa_def *d, unsigned comp,
+					    int shift)
 {
-	if (src->ssa->parent->type != INSTR_alu)
+	if (d->parent->type != INSTR_alu)
 		return NULL;
-	struct alu_instr *alu = instr_as_alu(src->ssa->parent);
+	struct alu_instr *alu = instr_as_alu(d->parent);
 	int dir;
 	enum ir3_opc opc;
 	switch (alu->op) {
@@ -1008,28 +1010,71 @@ static struct ir3_register *propagate_shift(struct isel *c, struct src *src, int
 	default: return NULL;
 	}
 	uint32_t amount;
-	if (alu->def.bit_size != 32 || !isel_src_const(&alu->src[1].src, alu->src[1].swizzle[0], &amount))
+	if (alu->def.bit_size != 32 || !isel_src_const(&alu->src[1].src, alu->src[1].swizzle[comp], &amount))
 		return NULL;
 	int cur = (int)amount * dir, now = cur + shift;
 	if ((cur < 0 && now > 0) || (cur > 0 && now < 0) || now < -31 || now > 31)
 		return NULL;
 	int by = shift * dir < 0 ? (int)amount - abs(shift) : (int)amount + abs(shift);
-	struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[0]];
+	struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[comp]];
 	return by ? ir3_b_alu2(&c->b, opc, x, isel_imm(c, (uint32_t)by, false)) : x;
 }
 
-/* An a6xx SSBO offset from a byte offset, for accesses of `bit_size`. */
+/* An a6xx SSBO access's offset in elements of `bit_size`, from the byte
+ * offset `src` plus `extra` bytes: a register and, where the instruction
+ * takes one (`imm_bits`, 0 for none) on a target with
+ * has_ssbo_imm_offsets, an immediate below 1 << imm_bits in *imm.
+ * Mesa's ir3_nir_lower_io_offsets: a byte offset made by a shift becomes
+ * one shift (propagate_shift); one that adds a constant to a value shifts
+ * the value alone and adds the constant shifted (its create_shift), so
+ * that nir_opt_offsets can move that constant into the instruction when
+ * it fits (ir3_nir_max_imm_offset: 127 for ldib/stib, 255 for isam.v).
+ * A constant offset is split into a multiple of the bound and the rest
+ * (ir3_lower_imm_offset), so neighbouring accesses share the register. */
+static struct ir3_register *ssbo_offset_imm(struct isel *c, struct src *src, uint32_t extra,
+					    unsigned bit_size, unsigned imm_bits, unsigned *imm)
+{
+	unsigned shift = offset_shift(bit_size);
+	uint32_t bound = imm_bits && c->t->has_ssbo_imm_offsets ? 1u << imm_bits : 0, v;
+	*imm = 0;
+	if (isel_src_const(src, 0, &v)) {
+		uint32_t full = (v + extra) >> shift;
+		*imm = bound ? full % bound : 0;
+		return isel_imm(c, full - *imm, false);
+	}
+	struct ssa_def *d = src->ssa;
+	unsigned comp = 0;
+	if (bound && d->parent->type == INSTR_alu) {
+		struct alu_instr *add = instr_as_alu(d->parent);
+		for (unsigned k = 0; add->op == OP_iadd && add->def.bit_size == 32 && k < 2; k++) {
+			if (isel_src_const(&add->src[k].src, add->src[k].swizzle[0], &v) &&
+			    ((extra + v) >> shift) < bound) {
+				extra += v;
+				d = add->src[1 - k].src.ssa;
+				comp = add->src[1 - k].swizzle[0];
+				break;
+			}
+		}
+	}
+	struct ir3_register *y = shift ? propagate_shift(c, d, comp, -(int)shift) : NULL;
+	if (!y) {
+		y = isel_get(c, d)[comp];
+		if (shift)
+			y = ir3_b_alu2(&c->b, OPC_SHR_B, y, isel_imm(c, shift, false));
+	}
+	uint32_t k = extra >> shift;
+	if (k && k < bound)
+		*imm = k;
+	else if (k)
+		y = ir3_b_alu2(&c->b, OPC_ADD_U, y, isel_imm(c, k, false));
+	return y;
+}
+
+/* The same, where the instruction takes no immediate offset. */
 static struct ir3_register *ssbo_offset(struct isel *c, struct src *src, unsigned bit_size)
 {
-	uint32_t v;
-	unsigned shift = offset_shift(bit_size);
-	if (isel_src_const(src, 0, &v))
-		return isel_imm(c, v >> shift, false);
-	struct ir3_register *p = shift ? propagate_shift(c, src, -(int)shift) : NULL;
-	if (p)
-		return p;
-	struct ir3_register *o = isel_get(c, src->ssa)[0];
-	return shift ? ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, shift, false)) : o;
+	unsigned imm;
+	return ssbo_offset_imm(c, src, 0, bit_size, 0, &imm);
 }
 
 /* A memory instruction, placed (place()) once its sources are built: they
@@ -1096,7 +1141,9 @@ static bool emit_isam_ssbo(struct isel *c, struct intrinsic_instr *intr, struct 
 	    !((unsigned)intrinsic_get(intr, INTR_IDX_access) & ACCESS_CAN_REORDER) ||
 	    (n > 1 && !c->t->has_isam_v))
 		return false;
-	struct ir3_register *coord = ssbo_offset(c, &intr->src[1], bits);
+	unsigned imm;
+	struct ir3_register *coord = ssbo_offset_imm(c, &intr->src[1], 0, bits,
+						     c->t->has_isam_v ? 8 : 0, &imm);
 	if (!c->t->has_isam_v) {
 		struct ir3_register *xy[2] = { coord, isel_imm(c, 0, false) };
 		coord = isel_collect(c, xy, 2);
@@ -1104,6 +1151,7 @@ static bool emit_isam_ssbo(struct isel *c, struct intrinsic_instr *intr, struct 
 	struct ir3_register *dst = ir3_b_tex(&c->b, OPC_ISAM, bits == 16 ? TYPE_U16 : TYPE_U32,
 					     (1u << n) - 1, slot.imm, 0, 1, &coord);
 	dst->instr->flags |= IR3_INSTR_SSBO;
+	dst->instr->off = (int)imm;
 	split_into(c, dst, n, isel_def(c, &intr->def));
 	return true;
 }
@@ -1118,9 +1166,11 @@ static void emit_load_ssbo(struct isel *c, struct intrinsic_instr *intr)
 	struct ir3_instruction *i = mem_instr(c, ibo ? OPC_LDIB : OPC_LDGB, 1, mem_type(intr->def.bit_size));
 	struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
 	slot_src(i, slot);
-	if (ibo)
-		ir3_src_ssa(i, ssbo_offset(c, &intr->src[1], intr->def.bit_size), 0);
-	else
+	if (ibo) {
+		unsigned imm;
+		ir3_src_ssa(i, ssbo_offset_imm(c, &intr->src[1], 0, intr->def.bit_size, 7, &imm), 0);
+		i->off = (int)imm;
+	} else
 		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
 	place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
@@ -1147,22 +1197,20 @@ static void emit_store_ssbo(struct isel *c, struct intrinsic_instr *intr)
 	unsigned len;
 	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
 		struct ir3_register *off;
+		unsigned imm = 0;
 		uint32_t co;
-		if (isel_src_const(&intr->src[2], 0, &co))
-			off = isel_imm(c, ibo ? (co + k * bytes) >> offset_shift(8 * bytes) : co + k * bytes,
-				       false);
-		else if (ibo && !k) {
-			off = ssbo_offset(c, &intr->src[2], 8 * bytes);
-		} else {
+		if (ibo)
+			off = ssbo_offset_imm(c, &intr->src[2], k * bytes, 8 * bytes, 7, &imm);
+		else if (isel_src_const(&intr->src[2], 0, &co))
+			off = isel_imm(c, co + k * bytes, false);
+		else {
 			off = isel_get(c, intr->src[2].ssa)[0];
 			if (k)
 				off = ir3_b_alu2(&c->b, OPC_ADD_U, off, isel_imm(c, k * bytes, false));
-			if (ibo)
-				off = ir3_b_alu2(&c->b, OPC_SHR_B, off,
-						 isel_imm(c, offset_shift(8 * bytes), false));
 		}
 		struct ir3_instruction *i = mem_instr(c, ibo ? OPC_STIB : OPC_STGB, 0,
 						      mem_type(intr->src[0].ssa->bit_size));
+		i->off = (int)imm;
 		slot_src(i, slot);
 		ir3_src_ssa(i, off, 0);
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);

@@ -351,7 +351,7 @@ void ir3_print_instr(struct strbuf *sb, const struct ir3_instruction *i)
 		first = false;
 	}
 	if (i->opc == OPC_META_SPLIT || i->opc == OPC_META_TEX_PREFETCH || i->opc == OPC_META_SPILL ||
-	    (i->off && op->cat == 6)) {
+	    (i->off && (op->cat == 6 || (i->flags & IR3_INSTR_SSBO)))) {
 		strbuf_addf(sb, "%soff=%d", first ? " " : ", ", i->off);
 		first = false;
 	}

@@ -48,10 +48,11 @@
 	.has_preamble = true, .has_fs_tex_prefetch = true
 #define IR3_A6XX_GEN1 IR3_A6XX, .reg_size_vec4 = 96
 #define IR3_A6XX_GEN4 IR3_A6XX, .reg_size_vec4 = 64, .has_scalar_alu = true, .has_isam_v = true, \
-	.tess_use_shared = true, \
+	.has_ssbo_imm_offsets = true, .tess_use_shared = true, \
 	.predtf_nop_quirk = true, .prede_nop_quirk = true
 #define IR3_A7XX IR3_A6XX, .gen = 7, .reg_size_vec4 = 96, .max_const_compute = 512, \
-	.has_scalar_alu = true, .has_isam_v = true, .has_alias_tex = true, .tess_use_shared = true, \
+	.has_scalar_alu = true, .has_isam_v = true, .has_ssbo_imm_offsets = true, \
+	.has_alias_tex = true, .tess_use_shared = true, \
 	.predtf_nop_quirk = true, .prede_nop_quirk = true, .cs_lock_unlock = true, .ldg_a_bytes = true, \
 	.delay = { .alu_to_alu = 2, .non_alu = 5, .cat3_src2_read = 1, .half_full_penalty = 3 }
 

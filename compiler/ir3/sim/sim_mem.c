@@ -295,7 +295,7 @@ static void exec_ldib(struct srun *r, uint32_t pc, unsigned f)
 	uint32_t slot = ibo_slot(r, pc, f, &p);
 	unsigned base = r->sim->f->image_ibo, n = ir3_reg_elems(i->dsts[0]);
 	if (slot < base || i->opc == OPC_LDGB) {
-		uint64_t off = opnd(r, pc, f, 1, 0, &p);
+		uint64_t off = opnd(r, pc, f, 1, 0, &p) + (uint64_t)i->off;	/* + the immediate */
 		load_to(r, pc, f, ssbo(r, slot), i->opc == OPC_LDGB ? off : off * type_bytes(i->type), n, p);
 		return;
 	}
@@ -317,7 +317,7 @@ static void exec_stib(struct srun *r, uint32_t pc, unsigned f)
 	uint32_t slot = ibo_slot(r, pc, f, &p);
 	unsigned base = r->sim->f->image_ibo, n = ir3_reg_elems(i->srcs[2]);
 	if (slot < base || i->opc == OPC_STGB) {
-		uint64_t off = opnd(r, pc, f, 1, 0, &p);
+		uint64_t off = opnd(r, pc, f, 1, 0, &p) + (uint64_t)i->off;	/* + the immediate */
 		if (p) {
 			undefined_address(r, pc);
 			return;
@@ -552,7 +552,8 @@ static void exec_one(struct srun *r, uint32_t pc, unsigned f)
 		return;
 	case OPC_LDIB: case OPC_LDGB: exec_ldib(r, pc, f); return;
 	case OPC_ISAM:	/* IR3_INSTR_SSBO: SSBO `tex` at the element src0.x */
-		load_to(r, pc, f, ssbo(r, i->tex), (uint64_t)opnd(r, pc, f, 0, 0, &p) * type_bytes(i->type),
+		load_to(r, pc, f, ssbo(r, i->tex),
+			((uint64_t)opnd(r, pc, f, 0, 0, &p) + (uint64_t)i->off) * type_bytes(i->type),
 			ir3_reg_elems(i->dsts[0]), p);
 		return;
 	case OPC_STIB: case OPC_STGB: exec_stib(r, pc, f); return;
