@@ -920,6 +920,10 @@ static void need_buffer(struct spv *r, struct spv_var *var)
 	d->binding = spv_deco_arg(r, var->id, -1, SpvDecorationBinding, 0);
 	d->size = spv_type_explicit_size(r, block);
 	d->access = var->mode == VM_SSBO ? var_access(r, var->id, block) : 0;
+	/* Storage buffers do not alias unless decorated Aliased (Mesa's
+	 * spirv_to_nir: restrict in every memory model but OpenCL's) */
+	if (var->mode == VM_SSBO && !spv_has_deco(r, var->id, -1, SpvDecorationAliased))
+		d->access |= ACCESS_RESTRICT;
 	d->name = decl_name(r, var, block);
 	var->buf_array = var->type != block;
 	if (var->buf_array)
@@ -963,6 +967,8 @@ static unsigned mem_of(struct spv *r, struct spv_ptr *p, struct mem *m, struct m
 		need_buffer(r, var);
 		m->kind = var->mode == VM_UBO ? MEM_UBO : MEM_SSBO;
 		m->access = var->buf->access;
+		if (!spv_has_deco(r, var->id, -1, SpvDecorationRestrict))
+			m->access &= ~ACCESS_RESTRICT;	/* the accesses say what was written */
 		struct spv_index idx = { 0 }, base = { var->buf->slot, NULL };
 		struct spv_type *t = var->type;
 		while (t->kind == T_ARRAY || t->kind == T_RUNTIME_ARRAY) {
