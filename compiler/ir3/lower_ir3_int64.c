@@ -23,6 +23,27 @@ struct halves {
 
 static struct halves split(struct builder *b, struct ssa_def *v)
 {
+	/* the halves of a pack (a lowered load's, an earlier result's) are
+	 * its sources, through the movs that carry it (Mesa's algebraic
+	 * folds unpack of pack the same way) */
+	for (;;) {
+		if (v->parent->type != INSTR_alu || v->num_components != 1)
+			break;
+		struct alu_instr *a = instr_as_alu(v->parent);
+		if (a->op == OP_mov) {
+			if (a->src[0].src.ssa->bit_size != 64)
+				break;
+			struct ssa_def *from = a->src[0].src.ssa;
+			if (from->num_components != 1)
+				break;
+			v = from;
+			continue;
+		}
+		if (a->op == OP_pack_64_2x32_split)
+			return (struct halves){ b_channel(b, a->src[0].src.ssa, a->src[0].swizzle[0]),
+						b_channel(b, a->src[1].src.ssa, a->src[1].swizzle[0]) };
+		break;
+	}
 	return (struct halves){ b_unpack_64_2x32_split_x(b, v), b_unpack_64_2x32_split_y(b, v) };
 }
 
@@ -243,7 +264,7 @@ static bool lower_mem(struct builder *b, struct intrinsic_instr *intr)
 		     info->src_components[0] == 0 && intr->src[0].ssa->bit_size == 64;
 	switch (intr->op) {
 	case INTR_load_ssbo: case INTR_load_ubo: case INTR_load_global: case INTR_load_shared:
-	case INTR_load_scratch: case INTR_store_ssbo: case INTR_store_global:
+	case INTR_load_push_constant: case INTR_load_scratch: case INTR_store_ssbo: case INTR_store_global:
 	case INTR_store_shared: case INTR_store_scratch:
 		break;
 	default:
