@@ -112,6 +112,10 @@ struct interp_inputs {
 	 * backend's simulator says, exec_backend.prepare; the defaults are
 	 * the interpreter's own choices). */
 	bool coarse_derivatives;	/* ddx/ddy are ddx_coarse/ddy_coarse, not fine */
+	/* A lowered shader for a machine that truncates the array layer, the
+	 * lowering having added 0.5 (ir3's lower_ir3_tex): the layer operand
+	 * is truncated, not rounded. */
+	bool layer_truncates;
 	/* What a backend's lowered shader reads of the machine's state (the
 	 * ir3 lowering's load_primitive_param/location_ir3, rel_patch_id):
 	 * NULL for the defaults (0, 16 bytes a slot, patch 0). */

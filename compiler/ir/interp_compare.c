@@ -124,7 +124,8 @@ static bool compare_output(const struct shader *s, const struct interp_result *b
 		uint8_t tb = ob->tags[x], ta = oa->tags[x];
 		if (tb & INTERP_TAG_POISON)
 			continue;
-		bool is_float = tb & INTERP_TAG_FLOAT;
+		/* a mediump output is declared a float whatever made it */
+		bool is_float = (tb & INTERP_TAG_FLOAT) || d->mediump;
 		bool same = !(ta & INTERP_TAG_POISON) &&
 			    (is_float ? float_equal_in(s, tb, ob->vals[x], oa->vals[x], d->bit_size, tol)
 			     : ob->vals[x] == oa->vals[x]);

@@ -509,6 +509,10 @@ static void lane_operands(struct ictx *c, const struct tex_instr *tex, unsigned 
 	if (proj)
 		for (unsigned k = 0; k < n; k++)
 			ln->coord[k] /= fval(c, proj, l, 0);
+	/* the model rounds the layer: hand it the one truncation gives */
+	if (tex->is_array && c->in->layer_truncates && coord && n < coord->num_components &&
+	    tex->op != TEX_OP_txf && tex->op != TEX_OP_txf_ms)
+		ln->coord[n] -= 0.5;
 	if ((d = src_of(tex, TEX_SRC_comparator))) {
 		ln->has_ref = true;
 		ln->ref = fval(c, d, l, 0);

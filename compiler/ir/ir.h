@@ -746,6 +746,8 @@ struct io_decl {
 	bool patch;			/* per-patch (tess control out, tess eval in) */
 	bool per_primitive;		/* mesh outputs, fragment inputs */
 	bool invariant;
+	bool mediump;			/* 32-bit float declared RelaxedPrecision (mediump):
+					   a backend may move it at 16 bits */
 	uint8_t index;			/* fragment outputs: dual-source blend index */
 	uint8_t stream;			/* geometry outputs */
 	const char *name;		/* NULL or a name for humans */

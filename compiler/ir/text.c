@@ -51,6 +51,7 @@ static const struct field io_fields[] = {
 	F(struct io_decl, "patch", patch, FLAG, NULL, 0),
 	F(struct io_decl, "per_primitive", per_primitive, FLAG, NULL, 0),
 	F(struct io_decl, "invariant", invariant, FLAG, NULL, 0),
+	F(struct io_decl, "mediump", mediump, FLAG, NULL, 0),
 	F(struct io_decl, "index", index, UINT, NULL, 0),
 	F(struct io_decl, "stream", stream, UINT, NULL, 0),
 	F(struct io_decl, "name", name, STRING, NULL, 0),

@@ -107,6 +107,8 @@ int ir3_compile_machine(struct ir3 *ir, const struct ir3_info *target,
 
 	do {
 		progress = false;
+		if (wanted(o, "ir3_cf"))
+			PASS(progress, &pl, ir3_cf);
 		if (wanted(o, "ir3_opt_cp"))
 			PASS(progress, &pl, ir3_opt_cp);
 		if (wanted(o, "ir3_opt_cse"))

@@ -247,11 +247,14 @@ static struct ir3_register *fs_input(struct isel *c, unsigned slot, unsigned com
 		*v = flat_input(c, &top, inloc);
 	else
 		*v = ir3_b_bary(&top, inloc, ij_of(c, ij_kind(d, false)));
-	/* a 16-bit varying travels in 32 bits: a float interpolated as f32, a
-	 * flat one (an integer, or a float not interpolated) as its bits */
-	if (d->bit_size == 16)
-		*v = d->interp == INTERP_flat ? ir3_b_cov(&top, TYPE_U32, TYPE_U16, *v)
-					      : ir3_b_cov(&top, TYPE_F32, TYPE_F16, *v);
+	/* a 16-bit varying travels in 32 bits: a float is interpolated at f32
+	 * and bary.f writes it to a half register converted (Mesa's
+	 * ir3_put_def narrows the instruction making a 16-bit value); a flat
+	 * one (an integer, or a float not interpolated) is its low bits */
+	if (d->bit_size == 16 && d->interp == INTERP_flat)
+		*v = ir3_b_cov(&top, TYPE_U32, TYPE_U16, *v);
+	else if (d->bit_size == 16)
+		(*v)->flags |= IR3_REG_HALF;
 	return *v;
 }
 
@@ -331,7 +334,7 @@ static void emit_interp_at(struct isel *c, struct intrinsic_instr *intr)
 	for (unsigned k = 0; k < intr->def.num_components; k++) {
 		dst[k] = ir3_b_bary(&c->b, c->inloc[slot * 4 + comp + k], ij);
 		if (d->bit_size == 16)
-			dst[k] = ir3_b_cov(&c->b, TYPE_F32, TYPE_F16, dst[k]);
+			dst[k]->flags |= IR3_REG_HALF;	/* as fs_input */
 	}
 }
 

@@ -29,6 +29,8 @@
  *	lower_ir3_tex
  *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
  *	                              _at_sample)
+ *	lower_ir3_mediump_io         (a6xx+ fragment shaders: ir3_nir_post_finalize's
+ *	                              nir_lower_mediump_io)
  *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_ssbo_scalar        (a6xx without isam.v: isam's SSBO loads
  *	                              scalar, ir3_nir_should_scalarize_mem)
@@ -50,6 +52,9 @@
  *	ir3_nir_opt_preamble         (a6xx+: uniform work to the preamble;
  *	                              before the UBO ranges, which it takes
  *	                              room from), opt_dce (what it replaced)
+ *	ir3_nir_opt_16bit_tex        (a5xx+: the end of ir3_nir_lower_variant's
+ *	                              nir_opt_16bit_tex_image, then copy
+ *	                              propagation and DCE)
  *	ir3_nir_analyze_ubo_ranges   (ranges, const layout; late, so it sees
  *	                              every UBO load)
  *	lower_ir3_ubo_vec4           (a6xx+: what is left for ldc in whole vec4s)
@@ -75,6 +80,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_tex_projector);
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_ir3_interp, t);
+	PASS(progress, pl, lower_ir3_mediump_io, t);
 	PASS(progress, pl, lower_ir3_subgroups, t);
 	PASS(progress, pl, lower_ir3_ssbo_scalar, t);
 	PASS(progress, pl, lower_ir3_int64, t);
@@ -103,6 +109,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_ir3_alu, t);
 	PASS(progress, pl, ir3_nir_opt_preamble, t);
 	PASS(progress, pl, opt_dce);
+	PASS(progress, pl, ir3_nir_opt_16bit_tex, t);
 	PASS(progress, pl, ir3_nir_analyze_ubo_ranges, t, layout);
 	PASS(progress, pl, lower_ir3_ubo_vec4, t);
 	(void)progress;
@@ -135,4 +142,20 @@ bool ir3_nir_load_store_vectorize(struct shader *s, const struct ir3_lowering *t
 {
 	const struct vectorize_mem_options o = { vectorize_ok, t };
 	return opt_load_store_vectorize(s, &o);
+}
+
+/* Mesa's ir3 options: coordinates, lod, bias, offset, comparator, min_lod,
+ * sample index and derivatives (opt_16bit_tex narrows the float ones). */
+bool ir3_nir_opt_16bit_tex(struct shader *s, const struct ir3_lowering *t)
+{
+	if (!t->tex_16bit)
+		return false;
+	unsigned srcs = 1u << TEX_SRC_coord | 1u << TEX_SRC_lod | 1u << TEX_SRC_bias |
+			1u << TEX_SRC_offset | 1u << TEX_SRC_comparator | 1u << TEX_SRC_min_lod |
+			1u << TEX_SRC_ms_index | 1u << TEX_SRC_ddx | 1u << TEX_SRC_ddy;
+	if (!opt_16bit_tex(s, srcs))
+		return false;
+	opt_copy_prop(s);
+	opt_dce(s);
+	return true;
 }

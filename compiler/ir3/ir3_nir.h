@@ -130,7 +130,9 @@ enum {
 	X(bool, has_preamble)		/* ir3_nir_opt_preamble */ \
 	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize, lower_ir3_ssbo_scalar */ \
 	X(bool, has_isam_v) \
-	X(bool, has_shared_regfile)	/* workgroup id: a shared register, or driver params */
+	X(bool, has_shared_regfile)	/* workgroup id: a shared register, or driver params */ \
+	X(bool, fs_mediump_io)		/* lower_ir3_mediump_io */ \
+	X(bool, tex_16bit)		/* ir3_nir_opt_16bit_tex */
 
 struct ir3_lowering {
 #define IR3_LOWERING_FIELD(type, name) type name;
@@ -157,6 +159,12 @@ bool lower_ir3_ssbo_scalar(struct shader *s, const struct ir3_lowering *t);
 /* 8-bit stage inputs and outputs carried as 16-bit ones: ir3 keeps 8-bit
  * values in half registers (lower_ir3_io_8bit.c). */
 bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);
+/* a6xx+ fragment shaders: mediump inputs (not flat) and outputs at 16 bits
+ * (lower_ir3_mediump_io.c). */
+bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t);
+/* a5xx+: texel fetches at 16 bits where the shader wants 16 (opt_16bit_tex
+ * with Mesa's sources for ir3). */
+bool ir3_nir_opt_16bit_tex(struct shader *s, const struct ir3_lowering *t);
 /* Horizontal and missing ALU ops: fdot → fmul/ffma, ball/bany → compares,
  * fdiv → frcp+fmul, ffract, isign, bitfield ops to shifts, pack/unpack of
  * halves (lower_ir3_alu.c). */

@@ -10,6 +10,7 @@
 #include "stats/stat.h"
 
 /* ir3_cp.c, ir3_cse.c, ir3_dce.c: run together until none progresses */
+bool ir3_cf(struct ir3 *ir);
 bool ir3_opt_cp(struct ir3 *ir);
 bool ir3_opt_cse(struct ir3 *ir);
 bool ir3_opt_dce(struct ir3 *ir);

@@ -37,13 +37,14 @@
 #define IR3_BEFORE_A6XX .cs_double_threadsize_to_fit = true
 
 #define IR3_A3XX IR3_COMMON, IR3_BEFORE_A6XX, .gen = 3, .threadsize_base = 8, .reg_size_vec4 = 96, \
-	.instr_align = 4, .constlen_align = 1, .const_upload_unit = 8
+	.instr_align = 4, .constlen_align = 1, .const_upload_unit = 8, .fold_conversions = true
 #define IR3_A4XX IR3_COMMON, IR3_BEFORE_A6XX, IR3_FROM_A4XX, .gen = 4, .threadsize_base = 32, .reg_size_vec4 = 48
 #define IR3_A5XX IR3_COMMON, IR3_BEFORE_A6XX, IR3_FROM_A5XX, .gen = 5, .threadsize_base = 32, .reg_size_vec4 = 48, \
-	.has_shared_regfile = true, .has_pvtmem = true
+	.has_shared_regfile = true, .has_pvtmem = true, .fold_conversions = true, .tex_16bit = true
 #define IR3_A6XX IR3_COMMON, IR3_FROM_A6XX, .gen = 6, .threadsize_base = 64, .const_upload_unit = 4, \
 	.max_const_compute = 256, .max_const_safe = 100, .num_predicates = 4, \
-	.mergedregs = true, .has_shared_regfile = true, .has_pvtmem = true, \
+	.mergedregs = true, .has_shared_regfile = true, .has_pvtmem = true, .fold_conversions = true, \
+	.fs_mediump_io = true, .tex_16bit = true, \
 	.has_nop_flag = true, .has_predication = true, .has_rpt_bary_f = true, \
 	.has_preamble = true, .has_fs_tex_prefetch = true
 #define IR3_A6XX_GEN1 IR3_A6XX, .reg_size_vec4 = 96

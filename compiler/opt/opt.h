@@ -82,6 +82,11 @@ struct vectorize_mem_options {
 	const void *data;
 };
 bool opt_load_store_vectorize(struct shader *s, const struct vectorize_mem_options *o);
+/* opt_16bit_tex (Mesa's nir_opt_16bit_tex_image): a texel fetch whose
+ * float result every user narrows returns 16 bits; its sources of the kinds
+ * in `src_types` (1 << TEX_SRC_*) are given at 16 bits when all of them are
+ * widened 16-bit values or constants 16 bits hold. */
+bool opt_16bit_tex(struct shader *s, unsigned src_types);
 /* opt_algebraic without the inexact rules (algebraic.h): results stay
  * IEEE even where the shader does not ask for it. */
 bool opt_algebraic_exact(struct shader *s);

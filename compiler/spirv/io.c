@@ -125,7 +125,7 @@ struct io_at {
 	uint32_t builtin;		/* SPIR-V BuiltIn, ~0 for none */
 	uint32_t struct_id;		/* the struct whose member we are in, for flags */
 	int member;
-	bool flat, noperspective, centroid, sample, patch, invariant, per_primitive;
+	bool flat, noperspective, centroid, sample, patch, invariant, per_primitive, relaxed;
 	const char *name;
 	/* per-vertex */
 	bool per_vertex;
@@ -145,6 +145,7 @@ static void read_flags(struct spv *r, struct io_at *at, uint32_t id, int member)
 	at->sample |= spv_has_deco(r, id, member, SpvDecorationSample);
 	at->patch |= spv_has_deco(r, id, member, SpvDecorationPatch);
 	at->invariant |= spv_has_deco(r, id, member, SpvDecorationInvariant);
+	at->relaxed |= spv_has_deco(r, id, member, SpvDecorationRelaxedPrecision);
 	at->per_primitive |= spv_has_deco(r, id, member, SpvDecorationPerPrimitiveEXT);
 	const struct spv_deco *loc = spv_deco(r, id, member, SpvDecorationLocation);
 	if (loc && loc->num_args) {
@@ -337,6 +338,7 @@ static struct io_group *enter_group(struct spv *r, struct io_at *at)
 	d->patch = at->patch || b == BUILTIN_tess_level_outer || b == BUILTIN_tess_level_inner;
 	d->per_primitive = at->per_primitive || b == BUILTIN_primitive_indices;
 	d->invariant = at->invariant;
+	d->mediump = at->relaxed && bits == 32 && !spv_type_is_int(leaf);
 	if (out && r->stage == STAGE_FRAGMENT)
 		d->index = (uint8_t)spv_deco_arg(r, at->var->id, -1, SpvDecorationIndex, 0);
 	if (out && r->stage == STAGE_GEOMETRY) {

@@ -1057,16 +1057,28 @@ static void lowered_inputs_cb(void *ctx, const struct interp_inputs *in, struct 
 	for (unsigned k = 0; k < r->nubo; k++)
 		out->ubo[k] = (struct interp_buffer){ r->ubo[k].data, r->ubo[k].size };
 	sim_stage_lowered_inputs(r, out);
+	out->layer_truncates = sim->t->array_index_add_half;
 }
 
+/* The lowered shader's narrowed float outputs widened back, as the
+ * simulator reports them (put_output): both then say the same bits. */
 static void lowered_result_cb(void *ctx, struct interp_result *run)
 {
 	struct ir3_sim *sim = ctx;
 	sim_stage_lowered_result(sim->last, run);
+	const struct shader *ls = sim->lowered;
+	for (unsigned k = 0; ls && k < run->num_outputs && k < ls->num_outputs && k < sim->s->num_outputs; k++) {
+		if (sim->s->outputs[k]->bit_size != 32 || ls->outputs[k]->bit_size != 16)
+			continue;
+		struct interp_output *o = &run->outputs[k];
+		for (size_t x = 0; x < o->count; x++)
+			o->vals[x] = ir_float_to_bits(ir_float_from_bits(o->vals[x] & 0xffffu, 16), 32);
+	}
 }
 
 struct exec_backend ir3_sim_backend(struct ir3_sim *sim, struct shader *lowered)
 {
+	sim->lowered = lowered;
 	return (struct exec_backend){ .name = "ir3 simulator", .ctx = sim, .prepare = prepare_cb,
 				      .run = run_cb, .origin = origin_cb, .lowered = lowered,
 				      .lowered_inputs = lowered_inputs_cb,

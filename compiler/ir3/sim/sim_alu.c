@@ -405,6 +405,14 @@ static uint32_t one(struct actx *o)
 		v = cat2_float(o, operand_bits(i));
 	else
 		v = cat2_int(o, operand_bits(i));
+	/* a 32-bit operation writing a half register converts its result
+	 * (bary.f and the folded output conversions of ir3_cf): a float to
+	 * f16, anything else its low bits */
+	bool input = i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B;
+	if (cat != 4 && i->ndst && (i->dsts[0]->flags & IR3_REG_HALF) &&
+	    (input || operand_bits(i) == 32))
+		v = ((ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND)) || i->opc == OPC_BARY_F)
+			    ? convert(v, TYPE_F32, TYPE_F16) : v & 0xffff;
 	if ((i->flags & IR3_INSTR_SAT) && ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND))
 		v = fold1(OP_fsat, size_of(i->dsts[0]), v);
 	return v;

@@ -273,8 +273,11 @@ static int output_of(const struct ir3_sim *sim, unsigned n)
 	return -1;
 }
 
+/* `half`: the value is in a half register.  A float output the lowering
+ * narrowed (mediump, lower_ir3_mediump_io) is reported as the source
+ * shader declares it, widened to 32 bits (ir3_sim_widen_narrowed). */
 static void put_output(struct srun *r, unsigned f, const struct ir3_iface_output *o, unsigned comp,
-		       struct sval v, uint32_t writer)
+		       struct sval v, uint32_t writer, bool half)
 {
 	const struct shader *s = r->sim->s;
 	if (comp >= 4 || o->comp[comp].decl < 0)
@@ -291,6 +294,9 @@ static void put_output(struct srun *r, unsigned f, const struct ir3_iface_output
 		return;
 	size_t x = interp_io_index(d, out->lanes, out->vertices, out->lanes == 1 ? 0 : f, 0,
 				   o->comp[comp].elem, dc);
+	if (half && d->bit_size == 32 && r->sim->lowered && decl < r->sim->lowered->num_outputs &&
+	    r->sim->lowered->outputs[decl]->bit_size == 16)
+		v.bits = (uint32_t)ir_float_to_bits(ir_float_from_bits(v.bits & 0xffffu, 16), 32);
 	out->vals[x] = v.bits & (d->bit_size >= 32 ? UINT32_MAX : 0xffffu);
 	out->tags[x] = v.poison ? INTERP_TAG_POISON : 0;
 	r->out_writer[decl][x] = writer;
@@ -317,7 +323,8 @@ void sim_bind_outputs(struct srun *r, unsigned f)
 					v.cause = r->cause[at];
 				}
 			}
-			put_output(r, f, &sim->f->outputs[k], c, v, r->writer[sim_at(r, f, unit)]);
+			put_output(r, f, &sim->f->outputs[k], c, v, r->writer[sim_at(r, f, unit)],
+				   src->flags & IR3_REG_HALF);
 		}
 	}
 	for (unsigned s = 0; s < 32; s++) {
@@ -326,7 +333,8 @@ void sim_bind_outputs(struct srun *r, unsigned f)
 		for (unsigned k = 0; k < sim->f->num_outputs; k++)
 			if (sim->f->outputs[k].slot == (int)(s & ~3u))
 				put_output(r, f, &sim->f->outputs[k], s & 3,
-					   (struct sval){ r->rt[s], false, 0 }, r->rt_writer[s]);
+					   (struct sval){ r->rt[s], false, 0 }, r->rt_writer[s],
+					   r->rt_set[s] == 2);
 	}
 }
 
@@ -337,7 +345,7 @@ void sim_bind_rt(struct srun *r, const struct ir3_instruction *alias, uint32_t p
 		return;
 	struct sval v = sim_read(r, pc, r->wave->first, alias->srcs[0], 0);
 	r->rt[s] = v.bits;
-	r->rt_set[s] = !v.poison;
+	r->rt_set[s] = v.poison ? 0 : (alias->srcs[0]->flags & IR3_REG_HALF) ? 2 : 1;	/* 2: half */
 	r->rt_writer[s] = pc + 1;
 }
 

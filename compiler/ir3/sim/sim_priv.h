@@ -73,6 +73,7 @@ struct ir3_sim {
 	const struct ir3_iface *f;
 	const struct ir3_info *t;
 	struct shader *s;		/* the source shader: declarations */
+	const struct shader *lowered;	/* the lowered one, once a backend is made */
 	struct sinstr *prog;
 	unsigned nprog;
 	const struct ir3_instruction *end;	/* the `end` */
