@@ -31,6 +31,8 @@
  *	                              _at_sample)
  *	lower_ir3_mediump_io         (a6xx+ fragment shaders: ir3_nir_post_finalize's
  *	                              nir_lower_mediump_io)
+ *	lower_ir3_trig               (ir3_nir_apply_trig_workarounds: sin and cos
+ *	                              of the argument reduced to one period)
  *	lower_ir3_subgroups          (nir_lower_subgroups)
  *	lower_ir3_ssbo_scalar        (a6xx without isam.v: isam's SSBO loads
  *	                              scalar, ir3_nir_should_scalarize_mem)
@@ -81,6 +83,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_ir3_tex, t);
 	PASS(progress, pl, lower_ir3_interp, t);
 	PASS(progress, pl, lower_ir3_mediump_io, t);
+	PASS(progress, pl, lower_ir3_trig, t);
 	PASS(progress, pl, lower_ir3_subgroups, t);
 	PASS(progress, pl, lower_ir3_ssbo_scalar, t);
 	PASS(progress, pl, lower_ir3_int64, t);

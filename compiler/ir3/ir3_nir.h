@@ -162,6 +162,8 @@ bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);
 /* a6xx+ fragment shaders: mediump inputs (not flat) and outputs at 16 bits
  * (lower_ir3_mediump_io.c). */
 bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t);
+/* sin and cos of an argument reduced to one period (lower_ir3_trig.c). */
+bool lower_ir3_trig(struct shader *s, const struct ir3_lowering *t);
 /* a5xx+: texel fetches at 16 bits where the shader wants 16 (opt_16bit_tex
  * with Mesa's sources for ir3). */
 bool ir3_nir_opt_16bit_tex(struct shader *s, const struct ir3_lowering *t);
