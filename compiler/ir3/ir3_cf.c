@@ -40,8 +40,9 @@ static bool is_f16_conv(const struct ir3_instruction *i)
 	       !(d->flags & (IR3_REG_SHARED | IR3_REG_ARRAY | IR3_REG_RELATIV));
 }
 
-/* The value `i` computes, when only f16 conversions read it: `data` of a
- * producer counts its other uses (1 = none). */
+/* Whether only f16 conversions read what `i` computes: `data` of every
+ * instruction is 1 until something else reads it (NULL), and 2 once its
+ * conversions are folded. */
 static bool only_converted(const struct ir3_instruction *i)
 {
 	return (uintptr_t)i->data == 1;
