@@ -41,12 +41,11 @@ static int ssbo_decl_of(struct shader *s, struct src *slot)
 		base = (uint32_t)c->value[0];
 	} else if (d->parent->type == INSTR_alu && instr_as_alu(d->parent)->op == OP_iadd) {
 		struct alu_instr *add = instr_as_alu(d->parent);
-		struct load_const_instr *k = ssa_def_as_const(add->src[1].src.ssa);
-		if (!k)
-			k = ssa_def_as_const(add->src[0].src.ssa);
+		unsigned n = ssa_def_as_const(add->src[1].src.ssa) ? 1 : 0;
+		struct load_const_instr *k = ssa_def_as_const(add->src[n].src.ssa);
 		if (!k)
 			return -1;
-		base = (uint32_t)k->value[0];
+		base = (uint32_t)k->value[add->src[n].swizzle[0]];
 	} else {
 		return -1;
 	}
