@@ -676,11 +676,23 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 		 * its centre unless the shader asks for integer centres (the
 		 * + 0.5 of nir_lower_wpos_center) */
 		d = isel_def(c, &intr->def);
-		for (unsigned k = 0; k < 4; k++) {
-			struct ir3_register *v = sysval_input(c, intr->op, 4, 0, k);
-			d[k] = k < 2 ? ir3_b_cov(&c->b, TYPE_U32, TYPE_F32, v) : v;
-			if (k < 2 && !c->s->info.pixel_center_integer)
+		{
+			/* x and y: a repeat group per step (Mesa's get_frag_coord
+			 * builds them with the _rpt builders, the + 0.5 is a vec2
+			 * fadd) */
+			unsigned cov_id = ++c->ir->rpt_ids, add_id = ++c->ir->rpt_ids;
+			for (unsigned k = 0; k < 4; k++) {
+				struct ir3_register *v = sysval_input(c, intr->op, 4, 0, k);
+				d[k] = v;
+				if (k >= 2)
+					continue;
+				d[k] = ir3_b_cov(&c->b, TYPE_U32, TYPE_F32, v);
+				d[k]->instr->rpt_id = cov_id;
+				if (c->s->info.pixel_center_integer)
+					continue;
 				d[k] = ir3_b_alu2(&c->b, OPC_ADD_F, d[k], ir3_b_imm(&c->b, TYPE_F32, 0x3f000000));
+				d[k]->instr->rpt_id = add_id;
+			}
 		}
 		return true;
 	case INTR_load_front_face: {
