@@ -111,20 +111,29 @@ struct interp_tolerance exec_tolerance(void)
  * and computes what the lowered shader says on the same inputs (exactly,
  * but for NaN payloads): the lowerings' float approximations explain the
  * difference.  What is not a float (integers, bits, fates) must be what
- * the source shader gives. */
-static bool agrees_lowered(struct shader *s, const struct exec_backend *be,
-			   const struct interp_inputs *in, const struct interp_result *want,
-			   const struct interp_result *got, const struct interp_tolerance *tol)
+ * the source shader gives — unless the lowering computed mediump values at
+ * lower precision (info.precision_lowered), which the source allows to
+ * change anything that depends on them, down to leaving the result
+ * undefined (a mediump value out of 16-bit range): then the seed has no
+ * verdict (LOWERED_UNDEFINED). */
+enum lowered_verdict { LOWERED_DIFFERS, LOWERED_AGREES, LOWERED_UNDEFINED };
+
+static enum lowered_verdict agrees_lowered(struct shader *s, const struct exec_backend *be,
+					   const struct interp_inputs *in,
+					   const struct interp_result *want,
+					   const struct interp_result *got,
+					   const struct interp_tolerance *tol)
 {
 	if (!be->lowered || !be->lowered_inputs)
-		return false;
+		return LOWERED_DIFFERS;
 	struct interp_tolerance loose = *tol;
 	loose.floats_free = true;
 	struct strbuf why = STRBUF_INIT;
-	bool floats_only = interp_compare(s, want, got, &loose, &why);
+	bool floats_only = be->lowered->info.precision_lowered ||
+			   interp_compare(s, want, got, &loose, &why);
 	strbuf_release(&why);
 	if (!floats_only)
-		return false;
+		return LOWERED_DIFFERS;
 	struct interp_inputs lin;
 	be->lowered_inputs(be->ctx, in, &lin);
 	struct interp_options opt = { .step_limit = exec_step_limit(lin.num_lanes),
@@ -139,11 +148,14 @@ static bool agrees_lowered(struct shader *s, const struct exec_backend *be,
 		lwant->global.size = got->global.size;
 	struct interp_tolerance exact = { .spirv_undef = tol->spirv_undef,
 					  .float_relaxed = tol->float_relaxed };
-	bool same = lwant->status == INTERP_OK &&
-		    interp_compare(be->lowered, lwant, got, &exact, &why);
+	enum lowered_verdict v =
+		lwant->status != INTERP_OK
+			? (be->lowered->info.precision_lowered ? LOWERED_UNDEFINED : LOWERED_DIFFERS)
+		: interp_compare(be->lowered, lwant, got, &exact, &why) ? LOWERED_AGREES
+									 : LOWERED_DIFFERS;
 	strbuf_release(&why);
 	interp_result_free(lwant);
-	return same;
+	return v;
 }
 
 /* One seed: true when both agree or the interpreter has no verdict. */
@@ -164,12 +176,19 @@ static bool check_seed(struct shader *s, const struct exec_backend *be, uint64_t
 		struct strbuf why = STRBUF_INIT;
 		struct interp_diff at;
 		same = interp_compare_at(s, run.want, got, tol, &why, &at);
-		if (!same && at.kind != INTERP_DIFF_FATE && at.kind != INTERP_DIFF_STATUS &&
-		    agrees_lowered(s, be, run.in, run.want, got, tol)) {
+		bool reduced = be->lowered && be->lowered->info.precision_lowered;
+		enum lowered_verdict v = LOWERED_DIFFERS;
+		if (!same && (reduced || (at.kind != INTERP_DIFF_FATE && at.kind != INTERP_DIFF_STATUS)))
+			v = agrees_lowered(s, be, run.in, run.want, got, tol);
+		if (v == LOWERED_AGREES) {
 			same = true;
 			st->via_lowered++;
 		}
-		if (!same) {
+		if (v == LOWERED_UNDEFINED) {
+			/* no verdict: as a seed the interpreter cannot judge */
+			same = true;
+			st->skipped++;
+		} else if (!same) {
 			strbuf_addf(diag, "seed %llu: %s", (unsigned long long)seed, why.buf);
 			if (be->origin && at.kind != INTERP_DIFF_STATUS && at.kind != INTERP_DIFF_SHAPE) {
 				struct strbuf o = STRBUF_INIT;

@@ -57,6 +57,7 @@ struct ssa_def *b_alu_n(struct builder *b, enum alu_op op, struct ssa_def *const
 			alu->src[i].swizzle[c] = broadcast ? 0 : (uint8_t)c;
 	}
 	alu->exact = b->exact;
+	alu->mediump = b->mediump;
 	ssa_def_init(&alu->instr, &alu->def, comps, alu_dest_bits(info, srcs));
 	b_insert(b, &alu->instr);
 	return &alu->def;
@@ -109,6 +110,7 @@ struct ssa_def *b_swizzle(struct builder *b, struct ssa_def *def, const unsigned
 	for (unsigned c = 0; c < n; c++)
 		mov->src[0].swizzle[c] = (uint8_t)swizzle[c];
 	mov->exact = b->exact;
+	mov->mediump = b->mediump;
 	ssa_def_init(&mov->instr, &mov->def, n, def->bit_size);
 	b_insert(b, &mov->instr);
 	return &mov->def;
@@ -409,6 +411,7 @@ bool b_lower_alus(struct shader *s, b_alu_lower_fn fn, const void *data)
 			struct alu_instr *alu = instr_as_alu(in);
 			builder_init(&b, s, cursor_before_instr(in));
 			b.exact = alu->exact;
+			b.mediump = alu->mediump;
 			struct ssa_def *r = fn(&b, alu, data);
 			if (!r)
 				continue;

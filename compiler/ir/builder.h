@@ -25,6 +25,7 @@ struct builder {
 	struct shader *shader;
 	struct cursor cursor;
 	bool exact;
+	bool mediump;			/* ALU instructions built are alu_instr.mediump */
 };
 
 void builder_init(struct builder *b, struct shader *s, struct cursor c);

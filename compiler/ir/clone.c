@@ -62,6 +62,7 @@ struct instr *instr_clone_shell(struct shader *s, const struct instr *i)
 		const struct alu_instr *a = instr_as_alu((struct instr *)i);
 		struct alu_instr *n = alu_instr_create(s, a->op);
 		n->exact = a->exact;
+		n->mediump = a->mediump;
 		n->no_signed_wrap = a->no_signed_wrap;
 		n->no_unsigned_wrap = a->no_unsigned_wrap;
 		for (unsigned k = 0; k < alu_op_infos[a->op].num_inputs; k++)

@@ -458,7 +458,9 @@ static void exec_load_input(struct ictx *c, struct intrinsic_instr *intr, const 
 			}
 			uint64_t v = in->input[base][interp_input_index(in, at.d, l, at.vertex, at.slot,
 									   at.comp + k)];
-			iput(c, &intr->def, l, k, v, false, false);
+			/* a mediump input is declared a float: a backend may
+			 * move it at lower precision (lower_ir3_mediump_io) */
+			iput(c, &intr->def, l, k, v, false, at.d->mediump);
 		}
 	}
 }

@@ -537,6 +537,8 @@ struct alu_instr {
 	struct instr instr;
 	enum alu_op op;
 	bool exact;			/* SPIR-V NoContraction/precise: no inexact rewrites */
+	bool mediump;			/* SPIR-V RelaxedPrecision: a backend may compute it
+					   at 16 bits */
 	bool no_signed_wrap;		/* integer ops: the result does not overflow */
 	bool no_unsigned_wrap;
 	struct ssa_def def;
@@ -820,6 +822,9 @@ struct shader_info {
 	uint16_t primitives_out;
 	/* every stage */
 	uint32_t float_controls;	/* FLOAT_CONTROL_BIT_ set */
+	/* a backend lowering computed mediump values at lower precision: what
+	 * the shader gives may differ from the source's beyond floats */
+	bool precision_lowered;
 	uint8_t subgroup_size;		/* 0: chosen by the API */
 	/* compiler option, not the shader's: opt_algebraic may turn
 	 * multiplications, divisions and remainders by powers of two into

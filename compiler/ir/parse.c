@@ -739,6 +739,8 @@ static struct alu_instr *parse_alu(struct parser *ps, enum alu_op op, unsigned c
 	for (;;) {
 		if (is_ident(ps, "exact"))
 			alu->exact = true;
+		else if (is_ident(ps, "mediump"))
+			alu->mediump = true;
 		else if (is_ident(ps, "nsw"))
 			alu->no_signed_wrap = true;
 		else if (is_ident(ps, "nuw"))

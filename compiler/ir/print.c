@@ -122,6 +122,8 @@ static void print_alu(struct printer *p, const struct alu_instr *alu)
 	strbuf_addstr(p->out, info->name);
 	if (alu->exact)
 		strbuf_addstr(p->out, " exact");
+	if (alu->mediump)
+		strbuf_addstr(p->out, " mediump");
 	if (alu->no_signed_wrap)
 		strbuf_addstr(p->out, " nsw");
 	if (alu->no_unsigned_wrap)

@@ -174,6 +174,8 @@ static bool fold_const_or_imm(struct cp_ctx *c, struct ir3_instruction *i, unsig
 	struct ir3_register *reg = i->srcs[n];
 	const struct ir3_register *src = mov->srcs[0];
 	unsigned flags = combine_flags(reg->flags, mov);
+	/* a narrowing mov: the user reads the const at its own size */
+	flags = (flags & ~IR3_REG_HALF) | (mov->dsts[0]->flags & IR3_REG_HALF);
 
 	if (ir3_is_flow(i))
 		return false;
@@ -284,6 +286,21 @@ static bool fold_array_read(struct ir3_instruction *i, unsigned n, const struct 
 	return true;
 }
 
+/* A narrowing mov of a const (Mesa's is_const_mov): c0.x read as hc0.x
+ * does the same with the constant demotion the driver enables, where the
+ * user allows it (const_narrowing_ok). */
+static bool is_const_narrowing(const struct ir3_instruction *mov)
+{
+	if (mov->opc != OPC_MOV || mov->repeat || mov->ndst != 1 || mov->nsrc != 1 ||
+	    !(mov->srcs[0]->flags & IR3_REG_CONST) || (mov->flags & IR3_INSTR_SAT))
+		return false;
+	if (mov->dsts[0]->flags & (IR3_REG_RELATIV | IR3_REG_SHARED | IR3_REG_ARRAY))
+		return false;
+	return (mov->type == TYPE_F32 && mov->dst_type == TYPE_F16) ||
+	       (mov->type == TYPE_U32 && mov->dst_type == TYPE_U16) ||
+	       (mov->type == TYPE_S32 && mov->dst_type == TYPE_S16);
+}
+
 static bool reg_cp(struct cp_ctx *c, struct ir3_instruction *i, unsigned n)
 {
 	struct ir3_register *reg = i->srcs[n];
@@ -292,6 +309,8 @@ static bool reg_cp(struct cp_ctx *c, struct ir3_instruction *i, unsigned n)
 	if (is_array_read(mov))
 		return fold_array_read(i, n, mov);
 
+	if (is_const_narrowing(mov))
+		return fold_const_or_imm(c, i, n, mov);
 	if (!ir3_is_same_type_mov(mov) || ir3_writes_addr(mov))
 		return false;
 	/* don't fold abs/neg into meta instructions */

@@ -203,8 +203,7 @@ static bool prefetchable(struct isel *c, struct tex_instr *tex, unsigned *inloc)
 	if (!isel_src_const(&in->src[0], 0, &off) || off || base >= c->s->num_inputs)
 		return false;
 	const struct io_decl *d = c->s->inputs[base];
-	if ((d->interp != INTERP_smooth && d->interp != INTERP_none) || d->centroid || d->sample ||
-	    d->bit_size != 32)
+	if ((d->interp != INTERP_smooth && d->interp != INTERP_none) || d->centroid || d->sample)
 		return false;
 	comp += (unsigned)intrinsic_get(in, INTR_IDX_component);
 	*inloc = c->inloc[c->input_slot[base] * 4 + comp];

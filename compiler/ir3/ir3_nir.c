@@ -29,7 +29,8 @@
  *	lower_ir3_tex
  *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
  *	                              _at_sample)
- *	lower_ir3_mediump_io         (a6xx+ fragment shaders: ir3_nir_post_finalize's
+ *	lower_ir3_mediump_io         (a6xx+ fragment shaders: spirv_to_nir's
+ *	                              mediump_16bit_alu, ir3_nir_post_finalize's
  *	                              nir_lower_mediump_io)
  *	lower_ir3_trig               (ir3_nir_apply_trig_workarounds: sin and cos
  *	                              of the argument reduced to one period)

@@ -42,6 +42,7 @@ static struct ssa_def *channel_op(struct builder *b, struct alu_instr *alu, unsi
 	for (unsigned k = 0; k < info->num_inputs; k++)
 		set_channel(n, k, alu, k, c);
 	n->exact = alu->exact;
+	n->mediump = alu->mediump;
 	n->no_signed_wrap = alu->no_signed_wrap;
 	n->no_unsigned_wrap = alu->no_unsigned_wrap;
 	ssa_def_init(&n->instr, &n->def, 1, alu->def.bit_size);
@@ -57,6 +58,7 @@ static struct ssa_def *pair_op(struct builder *b, enum alu_op op, struct alu_ins
 	set_channel(n, 0, alu, 0, c);
 	set_channel(n, 1, alu, 1, c);
 	n->exact = alu->exact;
+	n->mediump = alu->mediump;
 	unsigned bits = alu_type_bits(alu_op_infos[op].output_type);
 	ssa_def_init(&n->instr, &n->def, 1, bits ? bits : alu->src[0].src.ssa->bit_size);
 	b_insert(b, &n->instr);

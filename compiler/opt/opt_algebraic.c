@@ -333,6 +333,7 @@ static struct built build(struct match *m, struct cursor at, const struct pnode 
 		memcpy(alu->src[k].swizzle, src.swz, m->nc);
 	}
 	alu->exact = m->root->exact;
+	alu->mediump = m->root->mediump;
 	ssa_def_init(&alu->instr, &alu->def, m->nc, out_bits);
 
 	uint64_t value[16];
@@ -379,6 +380,7 @@ static void replace_root(struct match *m)
 		src_init(&mov->src[0].src, &mov->instr, def);
 		memcpy(mov->src[0].swizzle, r.swz, m->nc);
 		mov->exact = root->exact;
+		mov->mediump = root->mediump;
 		ssa_def_init(&mov->instr, &mov->def, m->nc, def->bit_size);
 		instr_insert(at, &mov->instr);
 		def = &mov->def;

@@ -234,6 +234,7 @@ static void merge_flags(struct instr *kept, struct instr *gone)
 		return;
 	struct alu_instr *k = instr_as_alu(kept), *g = instr_as_alu(gone);
 	k->exact |= g->exact;
+	k->mediump &= g->mediump;
 	k->no_signed_wrap &= g->no_signed_wrap;
 	k->no_unsigned_wrap &= g->no_unsigned_wrap;
 }

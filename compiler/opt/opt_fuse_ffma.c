@@ -119,6 +119,7 @@ static bool fuse(struct builder *b, struct alu_instr *add, bool scalar)
 		}
 		if (neg)
 			x = b_fneg(b, x);
+		b->mediump = add->mediump && m.mul->mediump;	/* both RelaxedPrecision */
 		ssa_def_rewrite_uses(&add->def, b_ffma(b, x, y, c));
 		instr_remove(&add->instr);
 		return true;

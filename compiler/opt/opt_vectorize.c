@@ -161,6 +161,7 @@ static struct alu_instr *join(struct shader *s, struct alu_instr *a, struct alu_
 	unsigned n = a->def.num_components + c->def.num_components;
 	struct alu_instr *j = alu_instr_create(s, a->op);
 	j->exact = a->exact || c->exact;
+	j->mediump = a->mediump && c->mediump;
 	j->no_signed_wrap = a->no_signed_wrap && c->no_signed_wrap;
 	j->no_unsigned_wrap = a->no_unsigned_wrap && c->no_unsigned_wrap;
 	ssa_def_init(&j->instr, &j->def, n, a->def.bit_size);

@@ -122,6 +122,7 @@ void opt_loop(struct pipeline *pl)
 		PASS(progress, pl, opt_copy_prop_mem);
 		PASS(progress, pl, opt_dead_write_mem);
 		PASS(progress, pl, opt_peephole_select);
+		PASS(progress, pl, opt_phi_precision);
 		PASS(progress, pl, opt_algebraic);
 		PASS(progress, pl, opt_constant_folding);
 		PASS(progress, pl, opt_dead_cf);

@@ -431,6 +431,16 @@ static void ext_inst(struct spv *r)
 	}
 }
 
+/* The instruction's result is decorated RelaxedPrecision: the ALU
+ * instructions that compute it are mediump (Mesa's spirv_to_nir computes
+ * them at 16 bits where the driver asks, mediump_16bit_alu). */
+static bool relaxed(struct spv *r)
+{
+	const struct spv_op_info *info = spv_op_info(spv_opcode(r, r->cur));
+	return info && info->has_result && info->has_type &&
+	       spv_has_deco(r, spv_result_id(r), -1, SpvDecorationRelaxedPrecision);
+}
+
 void spv_instr(struct spv *r)
 {
 	uint32_t op = spv_opcode(r, r->cur);
@@ -451,13 +461,20 @@ void spv_instr(struct spv *r)
 		spv_call(r);
 		return;
 	case SpvOpExtInst:
+		r->b.mediump = relaxed(r);
 		ext_inst(r);
+		r->b.mediump = false;
 		return;
 	case SpvOpExpectKHR:
 		spv_set_val(r, spv_result_id(r), spv_get_val(r, spv_word(r, 3)));
 		return;
 	}
-	if (composite_instr(r, op) || spv_alu_instr(r, op) || spv_memory_instr(r, op) ||
+	if (composite_instr(r, op))
+		return;
+	r->b.mediump = relaxed(r);
+	bool alu = spv_alu_instr(r, op);
+	r->b.mediump = false;
+	if (alu || spv_memory_instr(r, op) ||
 	    spv_atomic_instr(r, op) || spv_image_instr(r, op) || spv_misc_instr(r, op) ||
 	    spv_stage_instr(r, op))
 		return;

@@ -150,16 +150,13 @@ static unsigned size_of(const struct ir3_register *r)
 	return (r->flags & IR3_REG_HALF) ? 16 : 32;
 }
 
-/* The operand size of a cat2/cat3 instruction: its first register
- * source's (compares write a boolean of another size). */
+/* The operand size of a cat2/cat3 instruction: its first source's, as the
+ * encoding's `full` bit (a const or an immediate carries its size too;
+ * the destination may differ: compares write a boolean of another size,
+ * ir3_cf's folded conversions a value of the other precision). */
 static unsigned operand_bits(const struct ir3_instruction *i)
 {
-	for (unsigned n = 0; n < i->nsrc; n++)
-		if (!(i->srcs[n]->flags & (IR3_REG_IMMED | IR3_REG_CONST)))
-			return size_of(i->srcs[n]);
-	return i->ndst && !(i->dsts[0]->flags & IR3_REG_PREDICATE) && i->opc != OPC_CMPS_F &&
-	       i->opc != OPC_CMPS_S && i->opc != OPC_CMPS_U ? size_of(i->dsts[0])
-							     : size_of(i->srcs[0]);
+	return size_of(i->nsrc ? i->srcs[0] : i->dsts[0]);
 }
 
 static bool compare(enum ir3_cond c, int cmp_lt, int cmp_eq, bool unordered)
@@ -407,12 +404,16 @@ static uint32_t one(struct actx *o)
 		v = cat2_int(o, operand_bits(i));
 	/* a 32-bit operation writing a half register converts its result
 	 * (bary.f and the folded output conversions of ir3_cf): a float to
-	 * f16, anything else its low bits */
+	 * f16, anything else its low bits; a 16-bit float operation writing a
+	 * full register converts to f32 */
 	bool input = i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B;
+	bool fp = (ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND)) || i->opc == OPC_BARY_F;
 	if (cat != 4 && i->ndst && (i->dsts[0]->flags & IR3_REG_HALF) &&
 	    (input || operand_bits(i) == 32))
-		v = ((ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND)) || i->opc == OPC_BARY_F)
-			    ? convert(v, TYPE_F32, TYPE_F16) : v & 0xffff;
+		v = fp ? convert(v, TYPE_F32, TYPE_F16) : v & 0xffff;
+	else if (cat != 4 && !input && fp && i->ndst && !(i->dsts[0]->flags & IR3_REG_HALF) &&
+		 operand_bits(i) == 16)
+		v = convert(v, TYPE_F16, TYPE_F32);
 	if ((i->flags & IR3_INSTR_SAT) && ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND))
 		v = fold1(OP_fsat, size_of(i->dsts[0]), v);
 	return v;
