@@ -788,6 +788,9 @@ struct local_decl {
 	unsigned num_elements;
 	uint8_t num_components;
 	uint8_t bit_size;
+	bool mediump;			/* a RelaxedPrecision float scalar or vector
+					   (or an array of them): a backend may keep
+					   it at 16 bits */
 	const char *name;
 };
 

@@ -82,6 +82,7 @@ static const struct field resource_fields[] = {
 };
 
 static const struct field local_fields[] = {
+	F(struct local_decl, "mediump", mediump, FLAG, NULL, 0),
 	F(struct local_decl, "name", name, STRING, NULL, 0),
 };
 

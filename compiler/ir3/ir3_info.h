@@ -70,7 +70,7 @@ struct ir3_info {
 	bool has_preamble;
 	bool has_fs_tex_prefetch;
 	bool fold_conversions;		/* ir3_cf: all but a4xx */
-	bool fs_mediump_io;		/* a6xx+: fragment mediump I/O at 16 bits */
+	bool mediump_16bit;		/* a6xx+: mediump arithmetic (and fragment I/O) at 16 bits */
 	bool tex_16bit;			/* a5xx+: texel fetches with 16-bit sources and results */
 	bool has_isam_ssbo;		/* a6xx+: SSBO loads nothing writes may read through
 					   the texture cache (isam) */

@@ -19,6 +19,7 @@
  *	lower_vars_to_ssa            (the temporaries become SSA values)
  *	lower_ir3_large_constants    (nir_opt_large_constants +
  *	                              ir3_nir_lower_load_constant)
+ *	lower_ir3_mediump_locals     (a6xx+: Turnip's nir_lower_mediump_vars)
  *	lower_ir3_locals             (nir_lower_vars_to_scratch on a5xx+ of
  *	                              locals > 256 bytes; the rest become ir3
  *	                              arrays in selection, as Mesa's
@@ -29,8 +30,8 @@
  *	lower_ir3_tex
  *	lower_ir3_interp             (ir3_nir_lower_load_barycentric_at_offset,
  *	                              _at_sample)
- *	lower_ir3_mediump_io         (a6xx+ fragment shaders: spirv_to_nir's
- *	                              mediump_16bit_alu, ir3_nir_post_finalize's
+ *	lower_ir3_mediump_io         (a6xx+: spirv_to_nir's mediump_16bit_alu;
+ *	                              fragment shaders: ir3_nir_post_finalize's
  *	                              nir_lower_mediump_io)
  *	lower_ir3_trig               (ir3_nir_apply_trig_workarounds: sin and cos
  *	                              of the argument reduced to one period)
@@ -77,6 +78,7 @@ void ir3_lower_nir(struct pipeline *pl, const struct ir3_lowering *t, struct ir3
 	PASS(progress, pl, lower_io_to_temps);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_large_constants, t, layout);
+	PASS(progress, pl, lower_ir3_mediump_locals, t);
 	PASS(progress, pl, lower_ir3_locals, t);
 	PASS(progress, pl, lower_vars_to_ssa);
 	PASS(progress, pl, lower_ir3_sysvals, t);

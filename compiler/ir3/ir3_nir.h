@@ -131,7 +131,7 @@ enum {
 	X(bool, has_isam_ssbo)		/* ir3_nir_load_store_vectorize, lower_ir3_ssbo_scalar */ \
 	X(bool, has_isam_v) \
 	X(bool, has_shared_regfile)	/* workgroup id: a shared register, or driver params */ \
-	X(bool, fs_mediump_io)		/* lower_ir3_mediump_io */ \
+	X(bool, mediump_16bit)		/* lower_ir3_mediump_io */ \
 	X(bool, tex_16bit)		/* ir3_nir_opt_16bit_tex */
 
 struct ir3_lowering {
@@ -159,9 +159,11 @@ bool lower_ir3_ssbo_scalar(struct shader *s, const struct ir3_lowering *t);
 /* 8-bit stage inputs and outputs carried as 16-bit ones: ir3 keeps 8-bit
  * values in half registers (lower_ir3_io_8bit.c). */
 bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);
-/* a6xx+ fragment shaders: mediump inputs (not flat) and outputs at 16 bits
- * (lower_ir3_mediump_io.c). */
+/* a6xx+: mediump arithmetic at 16 bits; fragment shaders' mediump inputs
+ * (not flat) and outputs too (lower_ir3_mediump_io.c). */
 bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t);
+/* a6xx+: mediump float locals at 16 bits (lower_ir3_mediump_io.c). */
+bool lower_ir3_mediump_locals(struct shader *s, const struct ir3_lowering *t);
 /* sin and cos of an argument reduced to one period (lower_ir3_trig.c). */
 bool lower_ir3_trig(struct shader *s, const struct ir3_lowering *t);
 /* a5xx+: texel fetches at 16 bits where the shader wants 16 (opt_16bit_tex

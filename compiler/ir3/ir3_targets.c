@@ -44,7 +44,7 @@
 #define IR3_A6XX IR3_COMMON, IR3_FROM_A6XX, .gen = 6, .threadsize_base = 64, .const_upload_unit = 4, \
 	.max_const_compute = 256, .max_const_safe = 100, .num_predicates = 4, \
 	.mergedregs = true, .has_shared_regfile = true, .has_pvtmem = true, .fold_conversions = true, \
-	.fs_mediump_io = true, .tex_16bit = true, \
+	.mediump_16bit = true, .tex_16bit = true, \
 	.has_nop_flag = true, .has_predication = true, .has_rpt_bary_f = true, \
 	.has_preamble = true, .has_fs_tex_prefetch = true
 #define IR3_A6XX_GEN1 IR3_A6XX, .reg_size_vec4 = 96

@@ -1,20 +1,20 @@
 /*
- * lower_ir3_mediump_io: on a6xx+ fragment shaders mediump (RelaxedPrecision)
- * values are 16-bit, as Mesa 24.3 makes them with Turnip's SPIR-V options
- * (spirv_to_nir's mediump_16bit_alu) and ir3_nir_post_finalize
+ * lower_ir3_mediump_io: on a6xx+ mediump (RelaxedPrecision) values are
+ * 16-bit, as Mesa 24.3 makes them with Turnip's SPIR-V options
+ * (spirv_to_nir's mediump_16bit_alu, every stage) and ir3_nir_post_finalize
  * (nir_lower_mediump_io, gen >= 6, fragment shaders):
  *
  *  - an ALU instruction marked mediump whose sources and result are 32-bit
  *    floats is computed at 16 bits: its sources are narrowed, its result
  *    widened where it is read (a comparison keeps its boolean);
- *  - an input declared mediump and not flat is read rounded to 16 bits
+ *  - a fragment input declared mediump and not flat is read rounded to 16 bits
  *    (flat.b has no destination type to narrow to), f2f32(f2f16(x)): the
  *    narrowing folds into bary.f (ir3_cf), which then writes a half
  *    register as Mesa's 16-bit load_interpolated_input.  Texture
  *    coordinates read the 32-bit value: the prefetch interpolates at 32
  *    bits whatever the NIR says (a sam that is not prefetched reads full
  *    registers here where Mesa's reads half ones);
- *  - an output declared mediump is written from a half register.
+ *  - a fragment output declared mediump is written from a half register.
  *
  * A narrowing folds where it can: a constant is narrowed, a widened 16-bit
  * value is taken as it was (Mesa's algebraic folds f2f16(f2f32(a@16)) to
@@ -27,10 +27,11 @@
  *	32x2 %a = fadd mediump %v, %k  →   16x2 %a = fadd %h, %k16
  *	@store_output vec4(%a, …)          @store_output vec4(%a, …)
  *
- * Only 32-bit float I/O declarations are mediump (the SPIR-V reader), and
- * only float operations are narrowed: Mesa also narrows mediump integers
- * (i2imp) and mediump local variables (Turnip's nir_lower_mediump_vars),
- * which stay 32-bit here.  Shaders this lowering changes have
+ * Only 32-bit float I/O declarations and locals are mediump (the SPIR-V
+ * reader), and only float operations are narrowed: Mesa also narrows
+ * mediump integers (i2imp) and integer locals, which stay 32-bit here
+ * (float locals: lower_ir3_mediump_locals below).  Shaders these lowerings
+ * change have
  * info.precision_lowered: their results may differ from the source's
  * beyond float rounding (the execution check compares them with the
  * lowered shader).
@@ -167,7 +168,7 @@ static bool narrow_input(struct builder *b, struct intrinsic_instr *load)
 
 bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t)
 {
-	if (!t->fs_mediump_io)
+	if (!t->mediump_16bit)
 		return false;
 	bool fs = s->stage == STAGE_FRAGMENT, progress = false;
 	bool *in = arena_array(&s->arena, bool, s->num_inputs + 1);
@@ -184,7 +185,7 @@ bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t)
 	foreach_block(blk, s->fn)
 		foreach_instr_safe(i, blk) {
 			if (i->type == INSTR_alu) {
-				if (fs && narrowable(instr_as_alu(i)))
+				if (narrowable(instr_as_alu(i)))
 					progress |= narrow_alu(&b, instr_as_alu(i));
 				continue;
 			}
@@ -211,4 +212,51 @@ bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t)
 	if (progress)
 		s->info.precision_lowered = true;
 	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
+}
+
+/*
+ * lower_ir3_mediump_locals: on a6xx+ a mediump float local (an array the
+ * optimisation could not make SSA values: indexed at run time) is kept at
+ * 16 bits, as Turnip's nir_lower_mediump_vars on function temporaries:
+ * stores narrow what they write, loads widen what they read (and the
+ * mediump arithmetic reading it takes the 16 bits as they are).  Before
+ * lower_ir3_locals, which then sizes the array at 16 bits an element.
+ */
+bool lower_ir3_mediump_locals(struct shader *s, const struct ir3_lowering *t)
+{
+	if (!t->mediump_16bit)
+		return false;
+	bool *mark = arena_array(&s->arena, bool, s->num_locals + 1), any = false;
+	for (unsigned k = 0; k < s->num_locals; k++) {
+		mark[k] = s->locals[k]->mediump && s->locals[k]->bit_size == 32;
+		any |= mark[k];
+	}
+	if (!any)
+		return false;
+	struct builder b = { .shader = s };
+	foreach_block(blk, s->fn)
+		foreach_instr_safe(i, blk) {
+			if (i->type != INSTR_intrinsic)
+				continue;
+			struct intrinsic_instr *intr = instr_as_intrinsic(i);
+			if (intr->op != INTR_load_local && intr->op != INTR_store_local)
+				continue;
+			unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
+			if (l >= s->num_locals || !mark[l])
+				continue;
+			if (intr->op == INTR_load_local) {
+				intr->def.bit_size = 16;
+				builder_init(&b, s, cursor_after_instr(i));
+				struct ssa_def *w = b_f2f32(&b, &intr->def);
+				ssa_def_rewrite_uses_after(&intr->def, w, w->parent);
+			} else {
+				builder_init(&b, s, cursor_before_instr(i));
+				src_rewrite(&intr->src[0], narrow(&b, intr->src[0].ssa));
+			}
+		}
+	for (unsigned k = 0; k < s->num_locals; k++)
+		if (mark[k])
+			s->locals[k]->bit_size = 16;
+	s->info.precision_lowered = true;
+	return shader_progress(s, true, META_BLOCK_INDEX | META_DOMINANCE);
 }

@@ -323,17 +323,21 @@ static unsigned count_leaves(struct spv *r, struct spv_type *t)
 	return n;
 }
 
-static void make_locals(struct spv *r, struct spv_var *var, struct spv_type *t, uint64_t mult)
+/* `in_struct`: a member of a struct, which RelaxedPrecision on the
+ * variable leaves as it is (Mesa's glsl_type_to_16bit converts scalars,
+ * vectors and arrays of them). */
+static void make_locals(struct spv *r, struct spv_var *var, struct spv_type *t, uint64_t mult,
+			bool in_struct)
 {
 	if (mult > (1u << 24))
 		spv_unsupported(r, "a local variable of more than 2^24 elements");
 	switch (t->kind) {
 	case T_ARRAY:
-		make_locals(r, var, t->elem, mult * t->length);
+		make_locals(r, var, t->elem, mult * t->length, in_struct);
 		return;
 	case T_STRUCT:
 		for (unsigned i = 0; i < t->length; i++)
-			make_locals(r, var, t->members[i].type, mult);
+			make_locals(r, var, t->members[i].type, mult, true);
 		return;
 	default:
 		break;
@@ -356,6 +360,8 @@ static void make_locals(struct spv *r, struct spv_var *var, struct spv_type *t, 
 	default:
 		d->num_components = (uint8_t)spv_type_components(t);
 		d->bit_size = (uint8_t)t->bit_size;
+		d->mediump = !in_struct && var->id && d->bit_size == 32 && spv_type_is_float(t) &&
+			     spv_has_deco(r, var->id, -1, SpvDecorationRelaxedPrecision);
 		break;
 	}
 }
@@ -366,7 +372,7 @@ static void need_locals(struct spv *r, struct spv_var *var)
 		return;
 	count_leaves(r, var->type);
 	var->first_local = r->s->num_locals;
-	make_locals(r, var, var->type, 1);
+	make_locals(r, var, var->type, 1, false);
 	var->has_locals = true;
 }
 

@@ -120,9 +120,10 @@ static uint32_t read_units(struct srun *r, unsigned f, unsigned unit, unsigned c
 	return v;
 }
 
-/* A const component: half consts of float opcodes hold f32 values the
- * hardware converts (Mesa's lower_immed), other half reads take the low
- * 16 bits. */
+/* A const component: half consts of float opcodes (and of float movs,
+ * which Mesa's reg_cp lets read them) hold f32 values the hardware
+ * converts (constant demotion: Mesa's lower_immed), other half reads take
+ * the low 16 bits. */
 static struct sval read_const(struct srun *r, const struct ir3_instruction *i,
 			      const struct ir3_register *src, int comp)
 {
@@ -132,9 +133,10 @@ static struct sval read_const(struct srun *r, const struct ir3_instruction *i,
 		return v;
 	}
 	v.bits = r->consts[comp];
+	bool float_read = (ir3_has_flag(i, IR3_OP_FLOAT) && ir3_cat(i) >= 2 && ir3_cat(i) <= 3) ||
+			  (i->opc == OPC_MOV && ir3_type_is_float(i->type));
 	if (src->flags & IR3_REG_HALF)
-		v.bits = ir3_has_flag(i, IR3_OP_FLOAT) && ir3_cat(i) >= 2 && ir3_cat(i) <= 3
-				 ? sim_f32_to_f16(v.bits) : v.bits & 0xffff;
+		v.bits = float_read ? sim_f32_to_f16(v.bits) : v.bits & 0xffff;
 	return v;
 }
 
