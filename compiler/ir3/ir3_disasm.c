@@ -550,9 +550,13 @@ static bool *varyings_read(const struct ir3 *ir, unsigned n)
 	bool *read = xcalloc(n + 1, sizeof(bool));
 	foreach_block(b, ir)
 		foreach_instr(i, b) {
-			if ((i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B) && i->nsrc &&
-			    (i->srcs[0]->flags & IR3_REG_IMMED) && i->srcs[0]->uim < n)
-				read[i->srcs[0]->uim] = true;
+			/* (rptN) with (r) on the inloc: the next N too */
+			bool in = (i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B) && i->nsrc &&
+				  (i->srcs[0]->flags & IR3_REG_IMMED);
+			unsigned reps = in && (i->srcs[0]->flags & IR3_REG_R) ? i->repeat : 0;
+			for (unsigned k = 0; in && k <= reps; k++)
+				if (i->srcs[0]->uim + k < n)
+					read[i->srcs[0]->uim + k] = true;
 			for (unsigned k = 0; i->opc == OPC_META_TEX_PREFETCH && k < 2; k++)
 				if ((unsigned)i->off + k < n)
 					read[i->off + k] = true;

@@ -197,12 +197,16 @@ static bool is_fetch(const struct ir3_instruction *i)
 	return s && s->def && (s->def->instr->opc == OPC_BARY_F || s->def->instr->opc == OPC_FLAT_B);
 }
 
+/* Where a varying fetch goes: at the start of the main shader (after the
+ * inputs), after the fetches made before it, so that they stay in the
+ * order the shader reads them (Mesa's ir3_nir_move_varying_inputs). */
 struct ir3_builder isel_varying_top(struct isel *c)
 {
-	if (!c->main_start)
-		return isel_top(c);
-	struct ir3_builder b = ir3_builder_at_end(c->main_start);
-	struct ir3_instruction *i = c->main_start->first;
+	struct ir3_block *start = c->main_start ? c->main_start : c->ir->first;
+	struct ir3_builder b = ir3_builder_at_end(start);
+	struct ir3_instruction *i = start->first;
+	while (i && i->opc == OPC_META_INPUT)
+		i = i->next;
 	while (i && is_fetch(i))
 		i = i->next;
 	b.before = i;

@@ -307,9 +307,24 @@ static void emit_load_input(struct isel *c, struct intrinsic_instr *intr)
 	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
 	unsigned comp = (unsigned)intrinsic_get(intr, INTR_IDX_component);
 	struct ir3_register **d = isel_def(c, &intr->def);
-	for (unsigned k = 0; k < intr->def.num_components; k++)
-		d[k] = c->s->stage == STAGE_FRAGMENT ? fs_input(c, slot, comp + k)
-						     : vs_input(c, base, slot, comp + k);
+	unsigned id = 0;
+	for (unsigned k = 0; k < intr->def.num_components; k++) {
+		if (c->s->stage != STAGE_FRAGMENT) {
+			d[k] = vs_input(c, base, slot, comp + k);
+			continue;
+		}
+		bool fresh = !c->input_vals[slot * 4 + comp + k];
+		d[k] = fs_input(c, slot, comp + k);
+		/* the components a load interpolates are one repeat group
+		 * (Mesa's create_frag_input: ir3_BARY_F_rpt, ir3_FLAT_B_rpt) */
+		struct ir3_instruction *i = d[k]->instr;
+		if (fresh && intr->def.num_components > 1 &&
+		    (i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B)) {
+			if (!id)
+				id = ++c->ir->rpt_ids;
+			i->rpt_id = id;
+		}
+	}
 }
 
 /* interp_at_centroid: bary.f at the centroid barycentrics;

@@ -32,13 +32,23 @@
 #define RPT_SRC_FLAGS (IR3_REG_MODS | IR3_REG_CONST | IR3_REG_IMMED | IR3_REG_SSA | IR3_REG_HALF | \
 		       IR3_REG_SHARED)
 
-static bool srcs_can_rpt(const struct ir3_register *a, const struct ir3_register *b)
+/* bary.f and flat.b step their inloc immediates with (r) (Mesa's
+ * supports_imm_r): a vector varying is one (rptN) */
+static bool imm_r(const struct ir3_instruction *i)
+{
+	return i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B;
+}
+
+/* Whether the n-th repetition's source `b` goes with the head's `a`. */
+static bool srcs_can_rpt(const struct ir3_instruction *head, const struct ir3_register *a,
+			 const struct ir3_register *b, unsigned n)
 {
 	if ((a->flags | b->flags) & (IR3_REG_ARRAY | IR3_REG_RELATIV))
 		return false;
 	if ((a->flags & RPT_SRC_FLAGS) != (b->flags & RPT_SRC_FLAGS))
 		return false;
-	return !(a->flags & IR3_REG_IMMED) || a->uim == b->uim;
+	return !(a->flags & IR3_REG_IMMED) || a->uim == b->uim ||
+	       (imm_r(head) && b->uim == a->uim + n);
 }
 
 /* Whether `m` may follow `head` as its n-th repetition (Mesa's can_rpt). */
@@ -46,6 +56,8 @@ static bool can_rpt(const struct ir3_instruction *head, const struct ir3_instruc
 		    unsigned n)
 {
 	if (m->ip != head->ip + n || m->opc != head->opc || n >= IR3_RPT_MAX)
+		return false;
+	if (head->opc == OPC_BARY_F && !head->ir->target->has_rpt_bary_f)
 		return false;
 	if ((m->flags & IR3_INSTR_SAT) != (head->flags & IR3_INSTR_SAT))
 		return false;
@@ -56,7 +68,7 @@ static bool can_rpt(const struct ir3_instruction *head, const struct ir3_instruc
 	if ((m->dsts[0]->flags & dflags) != (head->dsts[0]->flags & dflags))
 		return false;
 	for (unsigned k = 0; k < m->nsrc; k++)
-		if (!srcs_can_rpt(head->srcs[k], m->srcs[k]))
+		if (!srcs_can_rpt(head, head->srcs[k], m->srcs[k], n))
 			return false;
 	return true;
 }
@@ -136,18 +148,20 @@ bool ir3_cleanup_rpt(struct ir3 *ir)
 }
 
 /* How source `s` of the head continues into the member's `t` after
- * `repeat` repetitions: 0 incompatible, 1 the same register, 2 the next
- * one ((r)), 3 an immediate (the same, as cleanup checked). */
-static int src_continues(const struct ir3_register *s, const struct ir3_register *t,
-			 unsigned repeat)
+ * `repeat` repetitions: 0 incompatible, 1 the same register (or
+ * immediate), 2 the next one ((r); for bary.f and flat.b the next
+ * immediate). */
+static int src_continues(const struct ir3_instruction *head, const struct ir3_register *s,
+			 const struct ir3_register *t, unsigned repeat)
 {
 	if ((s->flags & IR3_REG_SHARED) != (t->flags & IR3_REG_SHARED))
 		return 0;
-	if (s->flags & IR3_REG_IMMED)
-		return 3;
-	if (t->num == s->num + repeat + 1 && ((s->flags & IR3_REG_R) || repeat == 0))
+	unsigned at = s->flags & IR3_REG_IMMED ? s->uim : s->num;
+	unsigned next = t->flags & IR3_REG_IMMED ? t->uim : t->num;
+	bool steps = !(s->flags & IR3_REG_IMMED) || imm_r(head);
+	if (steps && next == at + repeat + 1 && ((s->flags & IR3_REG_R) || repeat == 0))
 		return 2;
-	if (t->num == s->num && !(s->flags & IR3_REG_R))
+	if (next == at && !(s->flags & IR3_REG_R))
 		return 1;
 	return 0;
 }
@@ -163,7 +177,7 @@ static bool can_merge(const struct ir3_instruction *head, const struct ir3_instr
 	    m->dsts[0]->num != head->dsts[0]->num + n)
 		return false;
 	for (unsigned k = 0; k < head->nsrc; k++)
-		if (!(how[k] = src_continues(head->srcs[k], m->srcs[k], head->repeat)))
+		if (!(how[k] = src_continues(head, head->srcs[k], m->srcs[k], head->repeat)))
 			return false;
 	return true;
 }

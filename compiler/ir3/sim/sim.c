@@ -160,7 +160,9 @@ struct sval sim_read(struct srun *r, uint32_t pc, unsigned f, const struct ir3_r
 	const struct ir3_instruction *i = r->sim->prog[pc].i;
 	struct sval v = { 0 };
 	if (src->flags & IR3_REG_IMMED) {
-		v.bits = (src->flags & IR3_REG_HALF) ? src->uim & 0xffff : src->uim;
+		/* (r) on an immediate (bary.f, flat.b): the next one each repetition */
+		uint32_t u = src->uim + ((src->flags & IR3_REG_R) ? e : 0);
+		v.bits = (src->flags & IR3_REG_HALF) ? u & 0xffff : u;
 		return v;
 	}
 	if (src->flags & IR3_REG_CONST) {
