@@ -6,7 +6,8 @@
  * a constant some of whose components are 0, 1 or -1 and others not, as a
  * constant matrix's rows are in v × M (a rotation built in the shader) —
  * the operation is split into scalar ones here, before the optimisation
- * loop, and the loop folds them:
+ * loop, and the loop folds them; likewise a vecN source with such a
+ * constant among other components (vec4(c.rgb, 1.0) × t):
  *
  *	32x4 %r = ffma (0.0, 1.0, 0.0, 0.0), %v.yyyy, %acc
  *	  → x: ffma 0.0, %v.y, %acc.x → %acc.x;  y: ffma 1.0, … → fadd …
@@ -17,6 +18,35 @@
 #include "compiler/ir3/ir3_nir.h"
 #include "compiler/opt/opt.h"
 
+static bool folding_const(const struct ssa_def *d, unsigned c)
+{
+	struct load_const_instr *lc = ssa_def_as_const(d);
+	if (!lc || lc->instr.type != INSTR_load_const)
+		return false;
+	double f = ir_float_from_bits(lc->value[c], lc->def.bit_size);
+	return f == 0.0 || f == 1.0 || f == -1.0;
+}
+
+/* Source i is a vecN some of whose read components are such constants and
+ * others not: vec4(v.xyz, 1.0) × t, whose w is t.w in scalar code. */
+static bool vec_folds(const struct alu_instr *alu, unsigned i)
+{
+	const struct ssa_def *d = alu->src[i].src.ssa;
+	if (d->parent->type != INSTR_alu)
+		return false;
+	const struct alu_instr *v = instr_as_alu(d->parent);
+	if (v->op != OP_vec2 && v->op != OP_vec3 && v->op != OP_vec4)
+		return false;
+	bool folds = false, other = false;
+	for (unsigned k = 0; k < alu->def.num_components; k++) {
+		const struct alu_src *s = &v->src[alu->src[i].swizzle[k]];
+		bool f = folding_const(s->src.ssa, s->swizzle[0]);
+		folds |= f;
+		other |= !f;
+	}
+	return folds && other;
+}
+
 static bool folds_per_component(const struct alu_instr *alu, const void *data)
 {
 	(void)data;
@@ -26,6 +56,8 @@ static bool folds_per_component(const struct alu_instr *alu, const void *data)
 	if (n < 2)
 		return false;
 	for (unsigned i = 0; i < alu_op_infos[alu->op].num_inputs; i++) {
+		if (vec_folds(alu, i))
+			return true;
 		struct load_const_instr *lc = ssa_def_as_const(alu->src[i].src.ssa);
 		if (!lc || lc->instr.type != INSTR_load_const)
 			continue;
