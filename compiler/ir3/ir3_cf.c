@@ -10,36 +10,67 @@
  *	%4 = add.f hr, %3, hc0.x         %4 = add.f r, %3, hc0.x
  *	%5 = cov.f16f32 r, %4      →     (the uses of %5 read %4)
  *
- * when every use of the value is such a conversion (mediump outputs and
- * operations, lower_ir3_mediump_io, and f2f16/f2f32 of results).  The
- * instructions that convert their output are Mesa's ir3_output_conv_type
- * list for floats: add.f, mul.f, mad.f16/f32, bary.f; an instruction that
- * already converts is left.  Integer truncations (its add.u, shl.b … list)
- * are left: nothing here narrows integers that way.  Not on a4xx
- * (`fold_conversions`), where Mesa's folding "doesn't seem to work
- * reliably".
+ *	%6 = and.b hr, %5, %4            %6 = and.b r, %5, %4
+ *	%7 = cov.u16u32 r, %6      →     (a boolean a 32-bit sel reads)
+ *
+ * when every use of the value is the same such conversion (mediump
+ * outputs and operations, lower_ir3_mediump_io; f2f16/f2f32 of results;
+ * booleans widened for sel.b32).  The instructions that convert their
+ * output are Mesa's ir3_output_conv_type list: add.f, mul.f, mad.f16/f32
+ * and bary.f convert floats; add.u, sub.u, min/max.u, the bitwise ops,
+ * mul.u24, mull.u, the shifts, mad.u24 and the comparisons zero-extend or
+ * truncate (a comparison's operands may be of any size); add.s, sub.s,
+ * min/max.s, absneg.s, mul.s24 and mad.s24 sign-extend or truncate.  A
+ * conversion folds where its source type is the instruction's (a
+ * narrowing of either signedness), not a widening of a mul.x24's 16-bit
+ * result, nor into a mad.x24; an instruction that already converts is
+ * left.  Not on a4xx (`fold_conversions`), where Mesa's folding "doesn't
+ * seem to work reliably".
  */
 #include "compiler/ir3/ir3.h"
 
 #include <stdint.h>
 
-static bool converts_output(const struct ir3_instruction *i)
+enum conv_kind { KIND_NONE, KIND_F, KIND_U, KIND_S };
+
+/* What an instruction's output conversion does (Mesa's
+ * ir3_output_conv_type). */
+static enum conv_kind output_kind(const struct ir3_instruction *i)
 {
 	switch (i->opc) {
 	case OPC_ADD_F: case OPC_MUL_F: case OPC_MAD_F16: case OPC_MAD_F32: case OPC_BARY_F:
-		return true;
+		return KIND_F;
+	case OPC_ADD_U: case OPC_SUB_U: case OPC_MIN_U: case OPC_MAX_U: case OPC_AND_B:
+	case OPC_OR_B: case OPC_NOT_B: case OPC_XOR_B: case OPC_MUL_U24: case OPC_MULL_U:
+	case OPC_SHL_B: case OPC_SHR_B: case OPC_ASHR_B: case OPC_MAD_U24: case OPC_SHRM:
+	case OPC_SHLM: case OPC_SHRG: case OPC_SHLG: case OPC_ANDG:
+	case OPC_CMPS_F: case OPC_CMPV_F: case OPC_CMPS_U: case OPC_CMPS_S:
+		return KIND_U;
+	case OPC_ADD_S: case OPC_SUB_S: case OPC_MIN_S: case OPC_MAX_S: case OPC_ABSNEG_S:
+	case OPC_MUL_S24: case OPC_MAD_S24:
+		return KIND_S;
 	default:
-		return false;
+		return KIND_NONE;
 	}
 }
 
-/* cov.f32f16 or cov.f16f32 of a register value, without modifiers */
-static bool is_fp_conv(const struct ir3_instruction *i)
+static enum conv_kind type_kind(enum ir3_type t)
+{
+	return ir3_type_is_float(t) ? KIND_F
+	       : (t == TYPE_S16 || t == TYPE_S32) ? KIND_S : KIND_U;
+}
+
+/* A mov between the 16- and 32-bit forms of one type (cov.f32f16,
+ * cov.u16u32 …) of a register value, without modifiers. */
+static bool is_size_conv(const struct ir3_instruction *i)
 {
 	if (i->opc != OPC_MOV || i->ndst != 1 || i->nsrc != 1 || (i->flags & IR3_INSTR_SAT))
 		return false;
-	bool narrows = i->type == TYPE_F32 && i->dst_type == TYPE_F16;
-	if (!narrows && !(i->type == TYPE_F16 && i->dst_type == TYPE_F32))
+	if (i->type == TYPE_U8 || i->type == TYPE_S8 || i->dst_type == TYPE_U8 ||
+	    i->dst_type == TYPE_S8 || type_kind(i->type) != type_kind(i->dst_type))
+		return false;
+	bool narrows = !ir3_type_is_half(i->type) && ir3_type_is_half(i->dst_type);
+	if (!narrows && !(ir3_type_is_half(i->type) && !ir3_type_is_half(i->dst_type)))
 		return false;
 	const struct ir3_register *s = i->srcs[0], *d = i->dsts[0];
 	return s->def && (bool)(d->flags & IR3_REG_HALF) == narrows &&
@@ -48,31 +79,65 @@ static bool is_fp_conv(const struct ir3_instruction *i)
 	       !(d->flags & (IR3_REG_SHARED | IR3_REG_ARRAY | IR3_REG_RELATIV));
 }
 
+static bool is_compare(const struct ir3_instruction *i)
+{
+	return i->opc == OPC_CMPS_F || i->opc == OPC_CMPV_F || i->opc == OPC_CMPS_U ||
+	       i->opc == OPC_CMPS_S;
+}
+
 /* Whether the instruction computes at the size it writes (bary.f at 32
- * bits; otherwise at its first source's size, Mesa's
- * ir3_output_conv_src_type): one that already converts its output is not
- * folded again (Mesa's src_type != dst_type). */
+ * bits, a comparison at its result's; otherwise at its first source's
+ * size, Mesa's ir3_output_conv_src_type): one that already converts its
+ * output is not folded again (Mesa's src_type != dst_type). */
 static bool writes_own_size(const struct ir3_instruction *i)
 {
 	bool dst_half = i->dsts[0]->flags & IR3_REG_HALF;
 	if (i->opc == OPC_BARY_F)
 		return !dst_half;
+	if (is_compare(i))
+		return true;
 	return i->nsrc && (bool)(i->srcs[0]->flags & IR3_REG_HALF) == dst_half;
 }
 
-/* Whether only conversions read what `i` computes: `data` of every
- * instruction is 1 until something else reads it (NULL), and 2 once its
- * conversions are folded. */
-static bool only_converted(const struct ir3_instruction *i)
+/* Whether `conv` (every use of `p` is like it) can be made by `p`
+ * (Mesa's is_safe_conv). */
+static bool foldable(const struct ir3_instruction *p, const struct ir3_instruction *conv)
 {
-	return (uintptr_t)i->data == 1;
+	enum conv_kind k = output_kind(p);
+	if (k == KIND_NONE || p->ndst != 1 || p->repeat || !writes_own_size(p))
+		return false;
+	if (p->dsts[0]->flags & (IR3_REG_SHARED | IR3_REG_ARRAY))
+		return false;
+	bool widens = ir3_type_is_half(conv->type);
+	if ((k == KIND_F) != (type_kind(conv->type) == KIND_F))
+		return false;
+	/* signedness matters when widening only */
+	if (widens && k != KIND_F && type_kind(conv->type) != k)
+		return false;
+	if ((p->opc == OPC_MUL_S24 || p->opc == OPC_MUL_U24) && widens)
+		return false;
+	return p->opc != OPC_MAD_S24 && p->opc != OPC_MAD_U24;
 }
 
-/* A conversion its producer now makes: marked (3) before any source is
- * rewritten, so that a chain of conversions folds only its first. */
-static bool folded_conv(const struct ir3_instruction *i)
+/* The readers of every instruction, summed up in its `data`: 1 until
+ * something reads it, the conversion reading it while all its readers are
+ * that same conversion, NULL once something else (or another conversion)
+ * does; then 2 once its conversion is folded. */
+#define UNREAD ((void *)(uintptr_t)1)
+#define FOLDED ((void *)(uintptr_t)2)
+#define GONE ((void *)(uintptr_t)3)
+
+static void note_reader(struct ir3_instruction *p, struct ir3_instruction *reader)
 {
-	return (uintptr_t)i->data == 3;
+	if (p->data == UNREAD && is_size_conv(reader)) {
+		p->data = reader;
+		return;
+	}
+	const struct ir3_instruction *c = p->data;
+	if (c && c != UNREAD && is_size_conv(reader) && c->type == reader->type &&
+	    c->dst_type == reader->dst_type)
+		return;
+	p->data = NULL;
 }
 
 bool ir3_cf(struct ir3 *ir)
@@ -81,53 +146,52 @@ bool ir3_cf(struct ir3 *ir)
 		return false;
 	foreach_block(b, ir)
 		foreach_instr(i, b)
-			i->data = (void *)(uintptr_t)1;
+			i->data = UNREAD;
 	foreach_block(b, ir)
 		foreach_instr(i, b) {
 			if (i->address)
 				i->address->data = NULL;
 			for (unsigned n = 0; n < i->nsrc; n++) {
 				struct ir3_register *d = i->srcs[n]->def;
-				if (d && !(is_fp_conv(i) && d == d->instr->dsts[0]))
+				if (!d)
+					continue;
+				if (d == d->instr->dsts[0] && d->instr->ndst == 1)
+					note_reader(d->instr, i);
+				else
 					d->instr->data = NULL;
 			}
 		}
 	bool progress = false;
 	foreach_block(b, ir)
-		foreach_instr(conv, b) {
-			if (!is_fp_conv(conv))
+		foreach_instr(p, b) {
+			struct ir3_instruction *conv = p->data;
+			if (conv == UNREAD || !conv || conv == FOLDED || !foldable(p, conv))
 				continue;
-			struct ir3_register *v = conv->srcs[0]->def;
-			struct ir3_instruction *p = v->instr;
-			if (!converts_output(p) || p->ndst != 1 || !only_converted(p) ||
-			    (v->flags & (IR3_REG_SHARED | IR3_REG_ARRAY)) || p->repeat ||
-			    !writes_own_size(p))
-				continue;
-			/* every conversion of it goes the same way: the value's size */
+			/* the value's size is the conversion's */
 			if (conv->dsts[0]->flags & IR3_REG_HALF)
-				v->flags |= IR3_REG_HALF;
+				p->dsts[0]->flags |= IR3_REG_HALF;
 			else
-				v->flags &= ~IR3_REG_HALF;
-			p->data = (void *)(uintptr_t)2;	/* folded: its covs read it as they are */
+				p->dsts[0]->flags &= ~IR3_REG_HALF;
+			p->data = FOLDED;
 			progress = true;
 		}
 	if (!progress)
 		return false;
 	foreach_block(b, ir)
 		foreach_instr(i, b)
-			if (is_fp_conv(i) && (uintptr_t)i->srcs[0]->def->instr->data == 2)
-				i->data = (void *)(uintptr_t)3;
+			if (is_size_conv(i) && i->srcs[0]->def->instr->data == FOLDED)
+				i->data = GONE;
 	/* the uses of a folded cov read the producer's converted value */
 	foreach_block(b, ir)
 		foreach_instr(i, b)
 			for (unsigned n = 0; n < i->nsrc; n++) {
 				struct ir3_register *s = i->srcs[n];
-				if (s->def && folded_conv(s->def->instr))
+				if (s->def && s->def->instr->data == GONE)
 					s->def = s->def->instr->srcs[0]->def;
 			}
 	foreach_block(b, ir)
 		foreach_instr_safe(i, b)
-			if (folded_conv(i))
+			if (i->data == GONE)
 				ir3_instr_remove(i);
 	foreach_block(b, ir)
 		foreach_instr(i, b)

@@ -404,16 +404,22 @@ static uint32_t one(struct actx *o)
 		v = cat2_int(o, operand_bits(i));
 	/* a 32-bit operation writing a half register converts its result
 	 * (bary.f and the folded output conversions of ir3_cf): a float to
-	 * f16, anything else its low bits; a 16-bit float operation writing a
-	 * full register converts to f32 */
+	 * f16, anything else its low bits; a 16-bit operation writing a full
+	 * register converts a float to f32 and extends an integer, with its
+	 * sign for the signed ones (Mesa's ir3_output_conv_type: add.s, sub.s,
+	 * min/max.s, absneg.s, mul.s24, mad.s24) */
 	bool input = i->opc == OPC_BARY_F || i->opc == OPC_FLAT_B;
 	bool fp = (ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND)) || i->opc == OPC_BARY_F;
 	if (cat != 4 && i->ndst && (i->dsts[0]->flags & IR3_REG_HALF) &&
 	    (input || operand_bits(i) == 32))
 		v = fp ? convert(v, TYPE_F32, TYPE_F16) : v & 0xffff;
-	else if (cat != 4 && !input && fp && i->ndst && !(i->dsts[0]->flags & IR3_REG_HALF) &&
-		 operand_bits(i) == 16)
-		v = convert(v, TYPE_F16, TYPE_F32);
+	else if (cat != 4 && !input && i->ndst && !(i->dsts[0]->flags & IR3_REG_HALF) &&
+		 operand_bits(i) == 16) {
+		bool sign = i->opc == OPC_ADD_S || i->opc == OPC_SUB_S || i->opc == OPC_MIN_S ||
+			    i->opc == OPC_MAX_S || i->opc == OPC_ABSNEG_S || i->opc == OPC_MUL_S24 ||
+			    i->opc == OPC_MAD_S24;
+		v = fp ? convert(v, TYPE_F16, TYPE_F32) : sign ? (uint32_t)sext(v, 16) : v & 0xffff;
+	}
 	if ((i->flags & IR3_INSTR_SAT) && ir3_has_flag(i, IR3_OP_FLOAT) && !ir3_has_flag(i, IR3_OP_COND))
 		v = fold1(OP_fsat, size_of(i->dsts[0]), v);
 	return v;
