@@ -529,7 +529,15 @@ const struct algebraic_rule algebraic_rules[] = {
 	R(ior(b2i32(a), b2i32(b)), b2i32(ior(a, b)))
 	R(ixor(b2i32(a), b2i32(b)), b2i32(ixor(a, b)))
 	R(iand(b2i32(a), I(1)), b2i32(a))
-	R(ineg(b2i32(a)), bcsel(a, I(-1), I(0)))
+	/* D3D boolean emulation (nir_opt_algebraic): a ? ~0 : 0 as -b2i(a)
+	 * (compared with 0 or -1 it folds through the ieq/ine rules with a
+	 * constant above) */
+	R(bcsel(a1, I(-1), I(0)), ineg(b2i32(a)), BITS(IR_BITS_32))
+	R(bcsel(a1, I(0), I(-1)), ineg(b2i32(inot(a))), BITS(IR_BITS_32))
+	R(iand(ineg(b2i32(a1)), ineg(b2i32(b1))), ineg(b2i32(iand(a, b))))
+	R(ior(ineg(b2i32(a1)), ineg(b2i32(b1))), ineg(b2i32(ior(a, b))))
+	R(ige(ineg(b2i32(a1)), I(0)), inot(a))
+	R(ilt(ineg(b2i32(a1)), I(0)), a)
 
 	/* ---- integer conversions ---- */
 	R(i2i32(a32), a)
