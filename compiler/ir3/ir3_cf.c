@@ -22,7 +22,8 @@
  * truncate (a comparison's operands may be of any size); add.s, sub.s,
  * min/max.s, absneg.s, mul.s24 and mad.s24 sign-extend or truncate.  A
  * conversion folds where its source type is the instruction's (a
- * narrowing of either signedness), not a widening of a mul.x24's 16-bit
+ * narrowing of either signedness; a widening of the other signedness
+ * swaps add.u/add.s and sub.u/sub.s), not a widening of a mul.x24's 16-bit
  * result, nor into a mad.x24; an instruction that already converts is
  * left.  Not on a4xx (`fold_conversions`), where Mesa's folding "doesn't
  * seem to work reliably".
@@ -99,6 +100,21 @@ static bool writes_own_size(const struct ir3_instruction *i)
 	return i->nsrc && (bool)(i->srcs[0]->flags & IR3_REG_HALF) == dst_half;
 }
 
+/* add.u/add.s and sub.u/sub.s of the other signedness (the same bits),
+ * or 0; not with (sat), which saturates differently. */
+static enum ir3_opc swapped_opc(const struct ir3_instruction *p)
+{
+	if (p->flags & IR3_INSTR_SAT)
+		return (enum ir3_opc)0;
+	switch (p->opc) {
+	case OPC_ADD_U: return OPC_ADD_S;
+	case OPC_ADD_S: return OPC_ADD_U;
+	case OPC_SUB_U: return OPC_SUB_S;
+	case OPC_SUB_S: return OPC_SUB_U;
+	default: return (enum ir3_opc)0;
+	}
+}
+
 /* Whether `conv` (every use of `p` is like it) can be made by `p`
  * (Mesa's is_safe_conv). */
 static bool foldable(const struct ir3_instruction *p, const struct ir3_instruction *conv)
@@ -111,8 +127,9 @@ static bool foldable(const struct ir3_instruction *p, const struct ir3_instructi
 	bool widens = ir3_type_is_half(conv->type);
 	if ((k == KIND_F) != (type_kind(conv->type) == KIND_F))
 		return false;
-	/* signedness matters when widening only */
-	if (widens && k != KIND_F && type_kind(conv->type) != k)
+	/* signedness matters when widening only, and then add and sub take
+	 * the other one (Mesa's ir3_try_swap_signedness) */
+	if (widens && k != KIND_F && type_kind(conv->type) != k && !swapped_opc(p))
 		return false;
 	if ((p->opc == OPC_MUL_S24 || p->opc == OPC_MUL_U24) && widens)
 		return false;
@@ -167,6 +184,10 @@ bool ir3_cf(struct ir3 *ir)
 			struct ir3_instruction *conv = p->data;
 			if (conv == UNREAD || !conv || conv == FOLDED || !foldable(p, conv))
 				continue;
+			/* a widening of the other signedness: the other opcode */
+			if (ir3_type_is_half(conv->type) && output_kind(p) != KIND_F &&
+			    type_kind(conv->type) != output_kind(p))
+				p->opc = swapped_opc(p);
 			/* the value's size is the conversion's */
 			if (conv->dsts[0]->flags & IR3_REG_HALF)
 				p->dsts[0]->flags |= IR3_REG_HALF;
