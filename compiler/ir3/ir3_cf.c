@@ -1,8 +1,8 @@
 /*
  * Conversion folding (Mesa's ir3_cf.c, try_conversion_folding): ir3's
- * float ALU instructions may write a destination of the other size than
- * their operands, converting the result, so a value computed at one
- * precision only to be converted to the other needs no cov of its own:
+ * ALU instructions may write a destination of the other size than their
+ * operands, converting the result, so a value computed at one size only to
+ * be converted to the other needs no cov of its own:
  *
  *	%1 = mul.f %0, c0.x              %1 = mul.f hr, %0, c0.x
  *	%2 = cov.f32f16 hr, %1     →     (the uses of %2 read %1)

@@ -31,10 +31,9 @@
  * reader), and only float operations are narrowed: Mesa also narrows
  * mediump integers (i2imp) and integer locals, which stay 32-bit here
  * (float locals: lower_ir3_mediump_locals below).  Shaders these lowerings
- * change have
- * info.precision_lowered: their results may differ from the source's
- * beyond float rounding (the execution check compares them with the
- * lowered shader).
+ * change have info.precision_lowered: their results may differ from the
+ * source's beyond float rounding (the execution check compares them with
+ * the lowered shader).
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
@@ -102,13 +101,13 @@ static bool narrow_alu(struct builder *b, struct alu_instr *alu)
 	for (unsigned k = 0; k < info->num_inputs; k++) {
 		struct alu_src *as = &alu->src[k];
 		struct ssa_def *d = as->src.ssa;
-		struct alu_instr *w = d->parent->type == INSTR_alu ? instr_as_alu(d->parent) : NULL;
-		if (w && w->op == OP_f2f32 && w->src[0].src.ssa->bit_size == 16) {
+		struct alu_instr *p = d->parent->type == INSTR_alu ? instr_as_alu(d->parent) : NULL;
+		if (p && p->op == OP_f2f32 && p->src[0].src.ssa->bit_size == 16) {
 			/* a widened 16-bit value: read it as it was */
 			for (unsigned i = 0; i < n; i++)
-				as->swizzle[i] = w->src[0].swizzle[as->swizzle[i]];
-			src_rewrite(&as->src, w->src[0].src.ssa);
-		} else if (!ssa_def_as_const(d) && !is_vec(w)) {
+				as->swizzle[i] = p->src[0].swizzle[as->swizzle[i]];
+			src_rewrite(&as->src, p->src[0].src.ssa);
+		} else if (!ssa_def_as_const(d) && !is_vec(p)) {
 			/* one f2f16 of the vector, as vtn's f2fmp of the operand */
 			src_rewrite(&as->src, b_f2f16(b, d));
 		} else {
@@ -116,8 +115,8 @@ static bool narrow_alu(struct builder *b, struct alu_instr *alu)
 			 * code narrows each component on its own) */
 			struct ssa_def *c[16];
 			for (unsigned i = 0; i < n; i++)
-				c[i] = is_vec(w) ? narrow_comp(b, w->src[as->swizzle[i]].src.ssa,
-							       w->src[as->swizzle[i]].swizzle[0])
+				c[i] = is_vec(p) ? narrow_comp(b, p->src[as->swizzle[i]].src.ssa,
+							       p->src[as->swizzle[i]].swizzle[0])
 						 : narrow_comp(b, d, as->swizzle[i]);
 			src_rewrite(&as->src, b_vec(b, c, n));
 			for (unsigned i = 0; i < 16; i++)
@@ -129,8 +128,8 @@ static bool narrow_alu(struct builder *b, struct alu_instr *alu)
 		return true;
 	alu->def.bit_size = 16;
 	builder_init(b, b->shader, cursor_after_instr(&alu->instr));
-	struct ssa_def *w = b_f2f32(b, &alu->def);
-	ssa_def_rewrite_uses_after(&alu->def, w, w->parent);
+	struct ssa_def *wide = b_f2f32(b, &alu->def);
+	ssa_def_rewrite_uses_after(&alu->def, wide, wide->parent);
 	return true;
 }
 
