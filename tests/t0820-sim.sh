@@ -32,6 +32,27 @@ test_expect 'a shader the simulator cannot run says why' '
 	grep -q "sim: cannot run: a geometry shader of more than 1024 output vertices" out
 '
 
+test_expect 'private memory past ldp/stp'"'"'s 13-bit offset field agrees (a5xx+)' '
+	cat >pvt.comp <<-\EOS &&
+	#version 450
+	layout(local_size_x = 8) in;
+	layout(std430, binding = 0) buffer B { int v[]; };
+	void main()
+	{
+		int big[1200];
+		for (int i = 0; i < 1200; i++)
+			big[i] = i * v[0];
+		big[70] = v[1];
+		big[1100] = v[2];
+		int j = v[3] & 1023;
+		v[gl_LocalInvocationIndex + 4] = big[70] + big[1100] * 3 + big[j] + big[j + 150];
+	}
+	EOS
+	$SHDB compile -t a530,a630,a750 --sim --disasm pvt.comp >out 2>err &&
+	test $(grep -c ": sim: agrees with the interpreter" out) = 3 &&
+	grep -q "stp.u32 p\[r[0-9.xyzw]*-3792\]" out
+'
+
 test_expect 'shdb run --verify-exec: every record agrees (exactly or with the lowered shader)' '
 	mkdir in && cp "$TESTS"/sim/*.* in/ &&
 	$SHDB run -q --verify-exec -t a630,a750 -o run in >/dev/null &&

@@ -1528,33 +1528,56 @@ static void emit_ssbo_size(struct isel *c, struct intrinsic_instr *intr)
 	d[0] = ir3_b_alu2(&c->b, OPC_ADD_U, hi, ir3_b_split(&c->b, dst, 0));
 }
 
+/* The address register and immediate offset of an ldp/stp (Mesa's
+ * stp_ldp_offset): a constant offset goes into the signed 13-bit immediate
+ * field, sign-extended from its low 13 bits, and the register holds the rest
+ * (0 unless the offset is large), so constant accesses share one register.
+ * A dynamic offset keeps the array's base in the field while it fits. */
+static struct ir3_register *scratch_addr(struct isel *c, struct src *off, int32_t *base)
+{
+	uint32_t k;
+	if (!isel_src_const(off, 0, &k)) {
+		struct ir3_register *r = isel_get(c, off->ssa)[0];
+		if (*base >= -4096 && *base < 4096)
+			return r;
+		r = ir3_b_alu2(&c->b, OPC_ADD_U, r, isel_imm(c, (uint32_t)*base, false));
+		*base = 0;
+		return r;
+	}
+	uint32_t total = k + (uint32_t)*base;
+	*base = (int32_t)(total << 19) >> 19;
+	return isel_imm(c, total - (uint32_t)*base, false);
+}
+
 static void emit_scratch(struct isel *c, struct intrinsic_instr *intr)
 {
 	if (!c->t->has_pvtmem) {
 		isel_error(c, "scratch memory needs private memory (a5xx+)");
 		return;
 	}
-	unsigned base = (unsigned)intrinsic_get(intr, INTR_IDX_base);
+	int32_t base = (int32_t)intrinsic_get(intr, INTR_IDX_base);
 	if (intr->op == INTR_load_scratch) {
 		unsigned n = intr->def.num_components;
+		struct ir3_register *addr = scratch_addr(c, &intr->src[0], &base);
 		struct ir3_instruction *i = mem_instr(c, OPC_LDP, 1, mem_type(intr->def.bit_size));
 		struct ir3_register *dst = ir3_dst_create(i, isel_reg_flags(c, intr->def.bit_size), n);
-		ir3_src_ssa(i, isel_get(c, intr->src[0].ssa)[0], 0);
-		ir3_src_imm(i, base, 0);
+		ir3_src_ssa(i, addr, 0);
+		ir3_src_imm(i, (uint32_t)base, 0);
 		ir3_src_imm(i, n, 0);
 		place(c, i);
 	split_into(c, dst, n, isel_def(c, &intr->def));
 		return;
 	}
 	struct ir3_register **v = isel_get(c, intr->src[0].ssa);
+	struct ir3_register *addr = scratch_addr(c, &intr->src[1], &base);
 	unsigned mask = (unsigned)intrinsic_get(intr, INTR_IDX_write_mask);
 	unsigned len;
 	for (unsigned k = next_run(mask, 0, &len); len; k = next_run(mask, k + len, &len)) {
 		struct ir3_instruction *i = mem_instr(c, OPC_STP, 0, mem_type(intr->src[0].ssa->bit_size));
-		ir3_src_ssa(i, isel_get(c, intr->src[1].ssa)[0], 0);
+		ir3_src_ssa(i, addr, 0);
 		ir3_src_ssa(i, isel_collect(c, v + k, len), 0);
 		ir3_src_imm(i, len, 0);
-		i->off = (int)(base + k * intr->src[0].ssa->bit_size / 8);
+		i->off = base + (int)(k * intr->src[0].ssa->bit_size / 8);
 		place(c, i);
 	}
 }

@@ -539,12 +539,12 @@ static void exec_one(struct srun *r, uint32_t pc, unsigned f)
 		else
 			store_from(r, pc, f, &r->shared, off, 1, count_of(i, 2));
 		return;
-	case OPC_LDP:
-		off = (uint64_t)opnd(r, pc, f, 0, 0, &p) + opnd(r, pc, f, 1, 0, &p);
+	case OPC_LDP:	/* a 32-bit address: the signed immediate wraps */
+		off = (uint32_t)(opnd(r, pc, f, 0, 0, &p) + opnd(r, pc, f, 1, 0, &p));
 		load_to(r, pc, f, priv_of(r, f), off, count_of(i, 2), p);
 		return;
 	case OPC_STP:
-		off = (uint64_t)opnd(r, pc, f, 0, 0, &p) + (uint64_t)(int64_t)i->off;
+		off = (uint32_t)(opnd(r, pc, f, 0, 0, &p) + (uint32_t)i->off);
 		if (p)
 			undefined_address(r, pc);
 		else
