@@ -28,7 +28,7 @@ struct lowering {
 
 static const struct lowering lowerings[] = {
 	{ "lower_fpow", lower_fpow, OP_fpow, false, true },
-	{ "lower_flrp", lower_flrp, OP_flrp, true, true },
+	{ "lower_flrp", lower_flrp, OP_flrp, false, true },
 	{ "lower_fmod", lower_fmod, OP_fmod, true, false },
 	{ "lower_frem", lower_frem, OP_frem, false, false },
 	{ "lower_ffract", lower_ffract, OP_ffract, true, true },
