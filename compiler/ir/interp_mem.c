@@ -279,8 +279,14 @@ static void exec_load(struct ictx *c, struct intrinsic_instr *intr, unsigned l)
 		undef = addr_undef(c, intr, 0, l) || addr_undef(c, intr, 1, l) || slot >= in->num_ubos;
 		buf = slot < in->num_ubos ? &in->ubo[slot] : NULL;
 		addr = isrc(c, intr, 1, l);
-		if (buf && in->ubo_unchecked &&
-		    (addr > buf->size || buf->size - addr < (uint64_t)d->num_components * d->bit_size / 8))
+		uint64_t bytes = (uint64_t)d->num_components * d->bit_size / 8;
+		if (buf && in->ubo_unchecked && (addr > buf->size || buf->size - addr < bytes))
+			undef = true;
+		/* outside the array its access chain indexed: an index out of
+		 * the array's bounds, undefined (SPIR-V; the range says where) */
+		uint64_t rb = (uint32_t)intrinsic_get(intr, INTR_IDX_range_base);
+		uint64_t rn = (uint32_t)intrinsic_get(intr, INTR_IDX_range);
+		if (rn && (addr < rb || addr + bytes > rb + rn))
 			undef = true;
 		break;
 	}

@@ -386,7 +386,7 @@ void alu_fold(enum alu_op op, unsigned num_components, unsigned bit_size,
 	X(execution_scope, SCOPE) X(memory_scope, SCOPE) X(memory_semantics, SEMANTICS) \
 	X(memory_modes, MODES) X(reduction_op, ALU_OP) X(cluster_size, INT) X(stream, INT) \
 	X(local, INT) X(image_dim, DIM) X(image_array, INT) X(format, FORMAT) \
-	X(dest_type, BASE_TYPE) X(src_type, BASE_TYPE)
+	X(dest_type, BASE_TYPE) X(src_type, BASE_TYPE) X(range_base, OPT_INT) X(range, OPT_INT)
 
 enum intr_index {
 #define X(n, kind) INTR_IDX_##n,
@@ -400,6 +400,7 @@ enum intr_index_kind {
 	INDEX_KIND_INT, INDEX_KIND_WRMASK, INDEX_KIND_ACCESS, INDEX_KIND_ATOMIC,
 	INDEX_KIND_SCOPE, INDEX_KIND_SEMANTICS, INDEX_KIND_MODES, INDEX_KIND_ALU_OP,
 	INDEX_KIND_DIM, INDEX_KIND_FORMAT, INDEX_KIND_BASE_TYPE,
+	INDEX_KIND_OPT_INT,	/* a number, printed only when not 0 */
 };
 
 struct intr_index_info {

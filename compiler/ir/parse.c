@@ -843,7 +843,7 @@ static int32_t parse_index_value(struct parser *ps, enum intr_index idx)
 		next(ps);
 		return op;
 	}
-	case INDEX_KIND_INT:
+	case INDEX_KIND_INT: case INDEX_KIND_OPT_INT:
 		break;
 	}
 	return (int32_t)expect_int32(ps, "a number");

@@ -199,6 +199,8 @@ static void print_intrinsic(struct printer *p, const struct intrinsic_instr *int
 	}
 	for (unsigned k = 0; k < INTR_MAX_INDICES && info->indices[k]; k++) {
 		enum intr_index idx = (enum intr_index)info->indices[k];
+		if (intr_index_infos[idx].kind == INDEX_KIND_OPT_INT && !intr->const_index[k])
+			continue;
 		strbuf_addf(p->out, " %s=", intr_index_infos[idx].name);
 		text_print_index(p->out, idx, intr->const_index[k]);
 	}

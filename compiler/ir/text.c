@@ -262,7 +262,7 @@ void text_print_index(struct strbuf *out, enum intr_index idx, int32_t value)
 		else
 			strbuf_addf(out, "%d", value);
 		break;
-	case INDEX_KIND_INT:
+	case INDEX_KIND_INT: case INDEX_KIND_OPT_INT:
 		strbuf_addf(out, "%d", value);
 		break;
 	}

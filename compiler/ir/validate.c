@@ -402,7 +402,7 @@ static void check_index(struct vctx *c, struct intrinsic_instr *intr, enum intr_
 	case INDEX_KIND_BASE_TYPE:
 		check(c, v == BASE_float || v == BASE_int || v == BASE_uint, i, "invalid %s", name);
 		break;
-	case INDEX_KIND_INT:
+	case INDEX_KIND_INT: case INDEX_KIND_OPT_INT:
 		break;
 	}
 	switch (idx) {

@@ -31,6 +31,16 @@ struct cp_ctx {
 	bool progress;
 };
 
+/* ir3_valid_flags, and no relative source where the target folds none
+ * (Mesa's ir3_valid_flags refuses RELATIV before a6xx; the movs selection
+ * makes still read c<a0.x + n> themselves). */
+static bool valid_flags(const struct ir3_instruction *i, unsigned n, unsigned flags)
+{
+	if ((flags & IR3_REG_RELATIV) && !i->ir->target->folds_relative)
+		return false;
+	return ir3_valid_flags(i, n, flags);
+}
+
 /* The flags a source gets when it reads through `mov` (Mesa's combine_flags). */
 static unsigned combine_flags(unsigned dst, const struct ir3_instruction *mov)
 {
@@ -86,7 +96,7 @@ static bool lower_immed(struct cp_ctx *c, struct ir3_instruction *i, unsigned n,
 	if (!(flags & IR3_REG_IMMED))
 		return false;
 	flags = (flags & ~IR3_REG_IMMED) | IR3_REG_CONST;
-	if (!ir3_valid_flags(i, n, flags))
+	if (!valid_flags(i, n, flags))
 		return false;
 
 	uint32_t bits = imm->uim;
@@ -141,7 +151,7 @@ static bool try_swap_mad(struct ir3_instruction *i, unsigned flags)
 	struct ir3_register *t = i->srcs[0];
 	i->srcs[0] = i->srcs[1];
 	i->srcs[1] = t;
-	if (ir3_valid_flags(i, 0, flags) && ir3_valid_flags(i, 1, i->srcs[1]->flags))
+	if (valid_flags(i, 0, flags) && valid_flags(i, 1, i->srcs[1]->flags))
 		return true;
 	i->srcs[1] = i->srcs[0];
 	i->srcs[0] = t;
@@ -179,7 +189,7 @@ static bool fold_const_or_imm(struct cp_ctx *c, struct ir3_instruction *i, unsig
 
 	if (ir3_is_flow(i))
 		return false;
-	if (!ir3_valid_flags(i, n, flags)) {
+	if (!valid_flags(i, n, flags)) {
 		if (lower_immed(c, i, n, src, flags))
 			return true;
 		return n == 1 && try_swap_mad(i, flags);
@@ -222,7 +232,7 @@ static bool fold_const_or_imm(struct cp_ctx *c, struct ir3_instruction *i, unsig
 	r->flags = flags;
 	r->iim = v;
 	r->instr = i;
-	if (!ir3_valid_flags(i, n, flags) || !ir3_imm_encodable(i, r))
+	if (!valid_flags(i, n, flags) || !ir3_imm_encodable(i, r))
 		return lower_immed(c, i, n, src, flags);
 	replace_src(i, n, r);
 	return true;
@@ -272,7 +282,7 @@ static bool fold_array_read(struct ir3_instruction *i, unsigned n, const struct 
 	for (unsigned k = 0; k < i->ndst && rel; k++)
 		if (i->dsts[k]->flags & IR3_REG_RELATIV)
 			return false;
-	if (!ir3_valid_flags(i, n, src->flags & (IR3_REG_RELATIV | IR3_REG_HALF)))
+	if (!valid_flags(i, n, src->flags & (IR3_REG_RELATIV | IR3_REG_HALF)))
 		return false;
 	if (!version_kept(mov, i, src->def))
 		return false;
@@ -321,7 +331,7 @@ static bool reg_cp(struct cp_ctx *c, struct ir3_instruction *i, unsigned n)
 		if (!src->def || (src->flags & IR3_REG_RELATIV))
 			return false;
 		unsigned flags = combine_flags(reg->flags, mov);
-		if (!ir3_valid_flags(i, n, flags))
+		if (!valid_flags(i, n, flags))
 			return false;
 		reg->flags = flags;
 		reg->def = src->def;

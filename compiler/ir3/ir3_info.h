@@ -59,6 +59,9 @@ struct ir3_info {
 	bool mergedregs;		/* half regs alias the full file (a6xx+) */
 	bool has_shared_regfile;	/* a5xx+ */
 	bool has_scalar_alu;
+	bool folds_relative;		/* a relative read (c<a0.x + n>, r<a0.x + n>) folds
+					   into the instruction using it (a6xx+; Mesa's
+					   ir3_valid_flags refuses RELATIV before) */
 	bool has_pvtmem;		/* spilling through stp/ldp (a5xx+) */
 	unsigned pvtmem_array_min;	/* with private memory, a dynamically indexed local
 					   larger than this many bytes (natural size) goes

@@ -41,6 +41,14 @@ struct isel {
 	struct ir3_block *main_start;	/* after the preamble, or NULL */
 	struct ir3_register *a1;	/* the last a1.x set (stc), and its value */
 	unsigned a1_value;
+	/* the movas to a0.x made in the current block, by the byte offset they
+	 * hold in dwords (Mesa's addr0_ht, reset for each block) */
+	struct isel_addr0 {
+		struct ssa_def *off;
+		struct ir3_instruction *mova;
+	} addr0[8];
+	unsigned num_addr0;
+	struct ir3_block *addr0_block;
 
 	unsigned bool_flags;		/* IR3_REG_HALF (a5xx+) or 0 */
 	enum ir3_type bool_type;	/* TYPE_U16 or TYPE_U32 */

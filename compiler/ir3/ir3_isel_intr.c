@@ -839,6 +839,48 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 /* ------------------------------------------------------------------ */
 /* the const file and UBOs */
 
+/* A byte offset in dwords: a shift by a constant takes the division by 4
+ * into its own count when the direction stays (x << 6 becomes x << 4;
+ * Mesa's ir3_nir_try_propagate_bit_shift), else a shift right by 2. */
+static struct ir3_register *dword_offset(struct isel *c, struct ssa_def *off)
+{
+	uint32_t s;
+	if (off->num_components == 1 && off->parent->type == INSTR_alu) {
+		struct alu_instr *alu = instr_as_alu(off->parent);
+		bool left = alu->op == OP_ishl;
+		if ((left || alu->op == OP_ushr || alu->op == OP_ishr) &&
+		    isel_src_const(&alu->src[1].src, alu->src[1].swizzle[0], &s) && s < 32 &&
+		    (!left || s >= 2) && (left || s + 2 < 32)) {
+			struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[0]];
+			enum ir3_opc opc = left ? OPC_SHL_B : alu->op == OP_ushr ? OPC_SHR_B : OPC_ASHR_B;
+			return ir3_b_alu2(&c->b, opc, x, isel_imm(c, left ? s - 2 : s + 2, false));
+		}
+	}
+	struct ir3_register *o = isel_get(c, off)[0];
+	return ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 2, false));
+}
+
+/* a0.x = a byte offset / 4, a signed 16-bit value; one mova per offset
+ * and block (Mesa's ir3_get_addr0 and its addr0_ht). */
+static struct ir3_instruction *offset_addr0(struct isel *c, struct ssa_def *off)
+{
+	if (c->addr0_block != c->b.block) {
+		c->addr0_block = c->b.block;
+		c->num_addr0 = 0;
+	}
+	for (unsigned k = 0; k < c->num_addr0; k++)
+		if (c->addr0[k].off == off)
+			return c->addr0[k].mova;
+	struct ir3_register *h = ir3_b_cov(&c->b, TYPE_U32, TYPE_S16, dword_offset(c, off));
+	struct ir3_instruction *mova = ir3_b_instr(&c->b, OPC_MOVA, 1, 1);
+	mova->type = mova->dst_type = TYPE_S16;
+	ir3_dst_create(mova, IR3_REG_ADDR, 1);
+	ir3_src_ssa(mova, h, 0);
+	if (c->num_addr0 < sizeof(c->addr0) / sizeof(c->addr0[0]))
+		c->addr0[c->num_addr0++] = (struct isel_addr0){ off, mova };
+	return mova;
+}
+
 /* c[n] from a byte offset: direct, or c<a0.x + n> for a dynamic offset. */
 static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 {
@@ -871,14 +913,7 @@ static void emit_load_uniform(struct isel *c, struct intrinsic_instr *intr)
 			d[k] = isel_const(c, comp + k);
 		return;
 	}
-	/* a0.x = offset / 4, a signed 16-bit value (Mesa's ir3_get_addr0) */
-	struct ir3_register *o = isel_get(c, intr->src[0].ssa)[0];
-	struct ir3_register *dw = ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 2, false));
-	struct ir3_register *h = ir3_b_cov(&c->b, TYPE_U32, TYPE_S16, dw);
-	struct ir3_instruction *mova = ir3_b_instr(&c->b, OPC_MOVA, 1, 1);
-	mova->type = mova->dst_type = TYPE_S16;
-	ir3_dst_create(mova, IR3_REG_ADDR, 1);
-	ir3_src_ssa(mova, h, 0);
+	struct ir3_instruction *mova = offset_addr0(c, intr->src[0].ssa);
 	for (unsigned k = 0; k < n; k++) {
 		struct ir3_instruction *i = ir3_b_instr(&c->b, OPC_MOV, 1, 1);
 		i->type = i->dst_type = TYPE_U32;

@@ -7,8 +7,10 @@
  *
  * Ranges: each load_ubo with a constant buffer index and offset needs the
  * bytes [start, end) of its buffer aligned to the const upload unit (4 vec4,
- * 8 on a3xx: Mesa's get_ubo_load_range with const_upload_unit); ranges of a
- * buffer that overlap or touch merge.  They are placed in the order they
+ * 8 on a3xx: Mesa's get_ubo_load_range with const_upload_unit); one at a
+ * dynamic offset, the bytes its range_base and range bound (an array of
+ * known length; none: it stays a load from memory); ranges of a buffer
+ * that overlap or touch merge.  They are placed in the order they
  * were found, after the push constants (from a multiple of the upload
  * unit, as Mesa's ubo offset), while they fit under the stage's const
  * size (Mesa's ir3_max_const(): max_const_frag, _compute or _geom vec4;
@@ -52,13 +54,36 @@ static bool load_range(const struct ir3_const_layout *l, struct intrinsic_instr 
 		*end = (l->const_data_size + align - 1) / align * align;
 		return true;
 	}
-	if (!const_src(&intr->src[1], &o))
-		return false;
 	unsigned bytes = intr->num_components * intr->def.bit_size / 8;
+	if (!const_src(&intr->src[1], &o)) {
+		/* a dynamic offset within the bytes the front end bounded (an
+		 * array of known length: Mesa's range_base and range) */
+		uint32_t rb = (uint32_t)intrinsic_get(intr, INTR_IDX_range_base);
+		uint32_t rn = (uint32_t)intrinsic_get(intr, INTR_IDX_range);
+		if (!rn)
+			return false;
+		o = rb;
+		bytes = rn;
+	}
 	*slot = s;
 	*start = o / align * align;
 	*end = (o + bytes + align - 1) / align * align;
 	return true;
+}
+
+/* A range that grew may now touch later ones of its buffer: they merge
+ * into it, the last range taking the freed place (Mesa's merge_neighbors). */
+static void merge_neighbors(struct ir3_const_layout *l, unsigned k)
+{
+	struct ir3_ubo_range *a = &l->ranges[k];
+	for (unsigned j = k + 1; j < l->num_ranges; j++) {
+		struct ir3_ubo_range *b = &l->ranges[j];
+		if (b->slot != a->slot || a->start > b->end || a->end < b->start)
+			continue;
+		a->start = b->start < a->start ? b->start : a->start;
+		a->end = b->end > a->end ? b->end : a->end;
+		*b = l->ranges[--l->num_ranges];
+	}
 }
 
 static void add_range(struct ir3_const_layout *l, unsigned slot, unsigned start, unsigned end)
@@ -68,6 +93,7 @@ static void add_range(struct ir3_const_layout *l, unsigned slot, unsigned start,
 		if (r->slot == slot && start <= r->end && end >= r->start) {
 			r->start = start < r->start ? start : r->start;
 			r->end = end > r->end ? end : r->end;
+			merge_neighbors(l, k);
 			return;
 		}
 	}
@@ -245,6 +271,27 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 	l->size_vec4 = at;
 }
 
+/* iadd(x, c) with c a multiple of 4: x, and c returned (Mesa's
+ * handle_partial_const). */
+static int64_t peel_const(struct ssa_def **off)
+{
+	struct instr *p = (*off)->parent;
+	if (p->type != INSTR_alu)
+		return 0;
+	struct alu_instr *alu = instr_as_alu(p);
+	if (alu->op != OP_iadd || alu->def.num_components != 1)
+		return 0;
+	for (unsigned k = 0; k < 2; k++) {
+		uint32_t c;
+		if (alu->src[k].src.ssa->num_components == 1 && const_src(&alu->src[k].src, &c) &&
+		    !(c & 3) && alu->src[1 - k].src.ssa->num_components == 1) {
+			*off = alu->src[1 - k].src.ssa;
+			return (int32_t)c;
+		}
+	}
+	return 0;
+}
+
 static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned unit)
 {
 	bool progress = false;
@@ -269,8 +316,15 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned
 					base = r->offset + (o - r->start);
 					off = b_imm_int(&b, 0);
 				} else {
-					base = r->offset - r->start;
+					/* a constant added to the offset goes into the
+					 * base, a base below 0 into the offset (Mesa's
+					 * handle_partial_const, lower_ubo_load_to_uniform) */
+					int64_t at = (int64_t)r->offset - (int64_t)r->start;
 					off = intr->src[1].ssa;
+					at += peel_const(&off);
+					if (at < 0)
+						off = b_iadd(&b, off, b_imm_int(&b, at));
+					base = at < 0 ? 0 : (unsigned)at;
 				}
 			} else {
 				continue;

@@ -31,7 +31,7 @@
 #define IR3_FROM_A4XX .array_index_add_half = true
 #define IR3_FROM_A5XX IR3_FROM_A4XX, .bool_16bit = true, .is_64bit = true, .cbits_16bit = true, \
 	.has_swz = true
-#define IR3_FROM_A6XX IR3_FROM_A5XX, .ubo_ldc = true, .ibo_ssbo = true, .has_ldg_a = true, \
+#define IR3_FROM_A6XX IR3_FROM_A5XX, .folds_relative = true, .ubo_ldc = true, .ibo_ssbo = true, .has_ldg_a = true, \
 	.has_isam_ssbo = true, .flat_bypass = true, .inloc_per_vec4 = true, .has_demote = true, .has_eq_flag = true
 
 #define IR3_BEFORE_A6XX .cs_double_threadsize_to_fit = true

@@ -160,6 +160,21 @@ static struct ssa_def *channels(struct builder *b, struct ssa_def *v, unsigned f
 	return b_swizzle(b, v, sw, n);
 }
 
+/* The bytes two UBO loads at dynamic offsets may reach, together (as
+ * Mesa's vectorizer merges range_base and range); unknown if either is. */
+static void ubo_range_union(const struct intrinsic_instr *x, const struct intrinsic_instr *y,
+			    int32_t *base, int32_t *range)
+{
+	int64_t xb = intrinsic_get(x, INTR_IDX_range_base), xn = intrinsic_get(x, INTR_IDX_range);
+	int64_t yb = intrinsic_get(y, INTR_IDX_range_base), yn = intrinsic_get(y, INTR_IDX_range);
+	*base = *range = 0;
+	if (!xn || !yn)
+		return;
+	int64_t lo = xb < yb ? xb : yb, hi = xb + xn > yb + yn ? xb + xn : yb + yn;
+	*base = (int32_t)lo;
+	*range = (int32_t)(hi - lo);
+}
+
 /* Combine x (earlier in the block) and y; the result replaces x (loads) or
  * y (stores); the other is set dead. */
 static bool combine(struct shader *s, struct access *x, struct access *y,
@@ -198,10 +213,13 @@ static bool combine(struct shader *s, struct access *x, struct access *y,
 		nw = instr_as_intrinsic(instr_prev(&keep->intr->instr));
 	} else {
 		struct ssa_def *v;
-		if (x->intr->op == INTR_load_ubo)
+		if (x->intr->op == INTR_load_ubo) {
+			int32_t rb, rn;
+			ubo_range_union(x->intr, y->intr, &rb, &rn);
 			v = b_intr(&b, load_ubo, n, lo->bytes * 8, (lo->slot, at),
-				   .align_mul = (int32_t)align_mul, .align_offset = (int32_t)align_off);
-		else
+				   .align_mul = (int32_t)align_mul, .align_offset = (int32_t)align_off,
+				   .range_base = rb, .range = rn);
+		} else
 			v = b_intr(&b, load_ssbo, n, lo->bytes * 8, (lo->slot, at), .access = (int32_t)acc,
 				   .align_mul = (int32_t)align_mul, .align_offset = (int32_t)align_off);
 		nw = instr_as_intrinsic(v->parent);

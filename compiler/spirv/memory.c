@@ -561,11 +561,16 @@ struct mem {
 	uint32_t base_align;
 };
 
-/* A byte offset: c + d, where d is a multiple of dalign. */
+/* A byte offset: c + d, where d is a multiple of dalign and, for arrays
+ * of known length, at most `span` (Mesa's nir_get_explicit_deref_range:
+ * each dynamic index adds stride × (length - 1); `unbounded` once one
+ * indexes a runtime array). */
 struct boff {
 	uint32_t c;
 	struct ssa_def *d;
 	uint32_t dalign;
+	uint32_t span;
+	bool unbounded;
 };
 
 struct mloc {
@@ -581,11 +586,18 @@ static uint32_t low_bit(uint32_t x)
 	return x ? x & -x : 1u << 31;
 }
 
-static void boff_add(struct spv *r, struct boff *o, struct spv_index i, uint32_t stride)
+/* Add index i × stride; `length` is the indexed array's (0: unknown). */
+static void boff_add(struct spv *r, struct boff *o, struct spv_index i, uint32_t stride,
+		     uint32_t length)
 {
 	o->c += i.c * stride;
 	if (!i.d)
 		return;
+	uint64_t span = (uint64_t)o->span + (uint64_t)stride * (length ? length - 1 : 0);
+	if (!length || span > UINT32_MAX / 2)
+		o->unbounded = true;
+	else
+		o->span = (uint32_t)span;
 	struct ssa_def *term = stride == 1 ? i.d : b_imul(&r->b, i.d, spv_imm_u32(r, stride));
 	o->d = o->d ? b_iadd(&r->b, o->d, term) : term;
 	uint32_t a = low_bit(stride);
@@ -657,22 +669,22 @@ static void mloc_step(struct spv *r, const struct mem *m, struct mloc *l, struct
 		return;
 	}
 	case T_ARRAY: case T_RUNTIME_ARRAY:
-		boff_add(r, &l->off, i, array_stride(r, m, t));
+		boff_add(r, &l->off, i, array_stride(r, m, t), t->kind == T_ARRAY ? t->length : 0);
 		l->type = t->elem;
 		return;
 	case T_MATRIX: {
 		uint32_t stride = matrix_stride(r, m, l);
 		if (l->row_major && !m->natural) {
-			boff_add(r, &l->off, i, scalar_bytes(t->elem));
+			boff_add(r, &l->off, i, scalar_bytes(t->elem), t->length);
 			l->vec_stride = stride;
 		} else {
-			boff_add(r, &l->off, i, stride);
+			boff_add(r, &l->off, i, stride, t->length);
 		}
 		l->type = t->elem;
 		return;
 	}
 	case T_VECTOR:
-		boff_add(r, &l->off, i, l->vec_stride ? l->vec_stride : scalar_bytes(t));
+		boff_add(r, &l->off, i, l->vec_stride ? l->vec_stride : scalar_bytes(t), t->length);
 		l->type = t->elem;
 		l->vec_stride = 0;
 		return;
@@ -707,9 +719,13 @@ static struct ssa_def *mem_load(struct spv *r, const struct mem *m, const struct
 	alignment(m, o, &mul, &aoff);
 	spv_budget(r, 1);
 	switch (m->kind) {
-	case MEM_UBO:
+	case MEM_UBO: {
+		/* the bytes a dynamic offset may reach (a constant one says it) */
+		uint32_t range = o->d && !o->unbounded ? comps * bits / 8 + o->span : 0;
 		return b_intr(b, load_ubo, comps, bits, (m->slot, off), .align_mul = mul,
-			      .align_offset = aoff);
+			      .align_offset = aoff, .range_base = range ? (int32_t)o->c : 0,
+			      .range = (int32_t)range);
+	}
 	case MEM_SSBO:
 		return b_intr(b, load_ssbo, comps, bits, (m->slot, off), .access = (int32_t)m->access,
 			      .align_mul = mul, .align_offset = aoff);

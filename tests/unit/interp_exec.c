@@ -325,6 +325,38 @@ static void test_memory(void)
 	shader_free(s);
 }
 
+/* A UBO load's range (range_base, range) bounds what its access chain
+ * could index: outside it, the index was out of the array's bounds. */
+static void test_ubo_range(void)
+{
+	struct shader *s = parse_ir(
+		"shader fragment push_constant_size=8\n"
+		"ubo 0 set=0 binding=0 size=64\n"
+		"output 0 32x2 location=0\n"
+		"fn main {\nblock b0:\n"
+		"\t32 %0 = load_const 0\n"
+		"\t32 %1 = load_const 4\n"
+		"\t32 %2 = @load_push_constant %0 base=0\n"
+		"\t32 %3 = @load_push_constant %1 base=0\n"
+		"\t32 %4 = @load_ubo %0, %2 align_mul=4 align_offset=0 range_base=16 range=32\n"
+		"\t32 %5 = @load_ubo %0, %3 align_mul=4 align_offset=0 range_base=16 range=32\n"
+		"\t32x2 %6 = vec2 %4, %5\n"
+		"\t@store_output %6, %0 base=0 component=0 write_mask=xy\n"
+		"}\n");
+	struct interp_inputs *in = interp_inputs_create(s);
+	set32(&in->push_constants, 0, 44);
+	set32(&in->push_constants, 4, 48);
+	set32(&in->ubo[0], 44, 0x12345678);
+	set32(&in->ubo[0], 48, 0x9abcdef0);
+	struct interp_result *r = run_ir(s, in);
+	ok(out_or(r, s, 0, 0, 0, POISON) == 0x12345678, "a UBO load inside its range reads the buffer");
+	ok(out_or(r, s, 0, 0, 1, POISON) == POISON,
+	   "one past it is undefined, though the buffer holds the bytes");
+	interp_result_free(r);
+	interp_inputs_free(in);
+	shader_free(s);
+}
+
 /* ---- random inputs typed by use ---- */
 
 static const char typed_ir[] =
@@ -883,6 +915,7 @@ int main(void)
 	test_geometry();
 	test_step_limit();
 	test_undefined();
+	test_ubo_range();
 	test_every_intrinsic();
 	return done_testing();
 }
