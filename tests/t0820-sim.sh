@@ -53,6 +53,41 @@ test_expect 'private memory past ldp/stp'"'"'s 13-bit offset field agrees (a5xx+
 	grep -q "stp.u32 p\[r[0-9.xyzw]*-3792\]" out
 '
 
+test_expect '64-bit SSBO atomics (a6xx+, the u64 type) agree; signed min/max are refused' '
+	cat >a64.comp <<-\EOS &&
+	#version 450
+	#extension GL_EXT_shader_atomic_int64 : require
+	#extension GL_ARB_gpu_shader_int64 : require
+	layout(local_size_x = 4) in;
+	layout(std430, binding = 0) buffer B { uint64_t v[8]; uint64_t outv[32]; };
+	void main()
+	{
+		uint i = gl_LocalInvocationIndex;
+		uint64_t d = v[7] + uint64_t(i) * 0x100000001ul;
+		outv[i * 8 + 0] = atomicAdd(v[0], d);
+		outv[i * 8 + 1] = atomicMin(v[1], d);
+		outv[i * 8 + 2] = atomicMax(v[2], d);
+		outv[i * 8 + 3] = atomicAnd(v[3], d);
+		outv[i * 8 + 4] = atomicOr(v[4], d);
+		outv[i * 8 + 5] = atomicXor(v[5], d);
+		outv[i * 8 + 6] = atomicExchange(v[6], d);
+		outv[i * 8 + 7] = atomicCompSwap(v[7], v[6], d);
+	}
+	EOS
+	$SHDB compile -t a630,a750 --verify --sim --disasm a64.comp >out 2>err &&
+	test $(grep -c ": sim: agrees with the interpreter" out) = 2 &&
+	grep -q "atomic.b.cmpxchg.u64" out &&
+	cat >s64.comp <<-\EOS &&
+	#version 450
+	#extension GL_EXT_shader_atomic_int64 : require
+	#extension GL_ARB_gpu_shader_int64 : require
+	layout(std430, binding = 0) buffer B { int64_t v; };
+	void main() { atomicMax(v, -3l); }
+	EOS
+	! $SHDB compile -t a630 s64.comp >out 2>err &&
+	grep -q "64-bit signed atomic min/max are not supported" err out
+'
+
 test_expect 'shdb run --verify-exec: every record agrees (exactly or with the lowered shader)' '
 	mkdir in && cp "$TESTS"/sim/*.* in/ &&
 	$SHDB run -q --verify-exec -t a630,a750 -o run in >/dev/null &&

@@ -89,6 +89,7 @@ const struct ir3_opc_info ir3_opc_info[OPC_COUNT] = {
 static const char *const type_names[TYPE_COUNT] = {
 	[TYPE_F16] = "f16", [TYPE_F32] = "f32", [TYPE_U16] = "u16", [TYPE_U32] = "u32",
 	[TYPE_S16] = "s16", [TYPE_S32] = "s32", [TYPE_U8] = "u8", [TYPE_S8] = "s8",
+	[TYPE_ATOMIC_U64] = "u64",
 };
 
 const char *ir3_type_name(enum ir3_type t)

@@ -153,6 +153,7 @@ enum {
 
 enum ir3_type {
 	TYPE_F16, TYPE_F32, TYPE_U16, TYPE_U32, TYPE_S16, TYPE_S32, TYPE_U8, TYPE_S8,
+	TYPE_ATOMIC_U64,	/* 64-bit SSBO atomics only (Mesa's TYPE_ATOMIC_U64) */
 	TYPE_COUNT
 };
 

@@ -1323,11 +1323,47 @@ static struct ir3_register *atomic_data(struct isel *c, struct src *data, struct
 	return ir3_b_collect(&c->b, 2, pair);
 }
 
+/* A 64-bit SSBO atomic (a6xx+, Mesa's emit_intrinsic_atomic_ssbo with
+ * TYPE_ATOMIC_U64): the old value in two registers; the data, and for
+ * cmpxchg the comparand before it, as (low, high) pairs.  Mesa also emits
+ * signed min/max with the unsigned type; those are refused here rather than
+ * given unsigned semantics. */
+static void emit_atomic64(struct isel *c, struct intrinsic_instr *intr, enum ir3_opc opc,
+			  const struct slot *slot, struct ir3_register *addr, struct src *data,
+			  struct src *cmp)
+{
+	enum atomic_op op = (enum atomic_op)intrinsic_get(intr, INTR_IDX_atomic_op);
+	if (op == ATOMIC_imin || op == ATOMIC_imax) {
+		isel_error(c, "64-bit signed atomic min/max are not supported (ir3's u64 atomics "
+			   "compare unsigned)");
+		return;
+	}
+	struct ir3_register *v[4];
+	unsigned n = 0;
+	if (cmp) {
+		v[n++] = isel_get(c, cmp->ssa)[0];
+		v[n++] = isel_get(c, cmp->ssa)[1];
+	}
+	v[n++] = isel_get(c, data->ssa)[0];
+	v[n++] = isel_get(c, data->ssa)[1];
+	struct ir3_instruction *i = mem_instr(c, opc, 1, TYPE_ATOMIC_U64);
+	struct ir3_register *dst = ir3_dst_create(i, 0, 2);
+	slot_src(i, *slot);
+	ir3_src_ssa(i, addr, 0);
+	ir3_src_ssa(i, ir3_b_collect(&c->b, n, v), 0);
+	place(c, i);
+	split_into(c, dst, 2, isel_def(c, &intr->def));
+}
+
 static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_opc base,
 			const struct slot *slot, struct ir3_register *addr, struct src *data,
 			struct src *cmp)
 {
 	enum atomic_op op = (enum atomic_op)intrinsic_get(intr, INTR_IDX_atomic_op);
+	if (intr->def.bit_size == 64 && slot && c->t->ibo_ssbo) {
+		emit_atomic64(c, intr, atomic_opc(c, op, base), slot, addr, data, cmp);
+		return;
+	}
 	if (intr->def.bit_size != 32) {
 		isel_error(c, "%u-bit atomics are not supported", intr->def.bit_size);
 		return;
@@ -1345,7 +1381,9 @@ static void emit_atomic(struct isel *c, struct intrinsic_instr *intr, enum ir3_o
 static void emit_ssbo_atomic(struct isel *c, struct intrinsic_instr *intr, bool swap)
 {
 	struct slot slot = slot_of(c, &intr->src[0]);
-	struct ir3_register *off = c->t->ibo_ssbo ? ssbo_offset(c, &intr->src[1], intr->def.bit_size)
+	/* in dwords on a6xx+, whatever the size (Mesa: nir multiplies the
+	 * offset by four) */
+	struct ir3_register *off = c->t->ibo_ssbo ? ssbo_offset(c, &intr->src[1], 32)
 						  : isel_get(c, intr->src[1].ssa)[0];
 	emit_atomic(c, intr, OPC_ATOMIC_B_ADD, &slot, off, swap ? &intr->src[3] : &intr->src[2],
 		    swap ? &intr->src[2] : NULL);

@@ -388,6 +388,31 @@ static enum atomic_op atomic_op_of(const struct ir3_instruction *i, enum ir3_opc
 
 /* An atomic on 4 bytes of `m` at `off`; the data (or compare, data) is
  * source `dsrc`. */
+/* A u64 atomic: (low, high) pairs in the data source, the comparand's
+ * first for cmpxchg; the old value to the two destination registers. */
+static void atomic64_at(struct srun *r, uint32_t pc, unsigned f, struct smem *m, uint64_t off,
+			enum atomic_op op, unsigned dsrc)
+{
+	const struct ir3_instruction *i = instr_at(r, pc);
+	if (off > m->size || m->size - off < 8) {
+		for (unsigned e = 0; e < 2; e++)
+			sim_write(r, pc, f, i->dsts[0], e, (struct sval){ 0 });
+		return;
+	}
+	bool dp = false;
+	unsigned d = op == ATOMIC_cmpxchg ? 2 : 0;
+	uint64_t cmp = d ? opnd(r, pc, f, dsrc, 0, &dp) | (uint64_t)opnd(r, pc, f, dsrc, 1, &dp) << 32
+			 : 0;
+	uint64_t data = opnd(r, pc, f, dsrc, d, &dp) | (uint64_t)opnd(r, pc, f, dsrc, d + 1, &dp) << 32;
+	struct sval lo = mem_read(m, off, 4), hi = mem_read(m, off + 4, 4);
+	uint64_t nv = interp_atomic_new(op, 64, lo.bits | (uint64_t)hi.bits << 32, cmp, data);
+	bool p = lo.poison || hi.poison || dp;
+	mem_write(r, m, off, 4, (struct sval){ (uint32_t)nv, p, 0 }, pc);
+	mem_write(r, m, off + 4, 4, (struct sval){ (uint32_t)(nv >> 32), p, 0 }, pc);
+	sim_write(r, pc, f, i->dsts[0], 0, lo);
+	sim_write(r, pc, f, i->dsts[0], 1, hi);
+}
+
 static void atomic_at(struct srun *r, uint32_t pc, unsigned f, struct smem *m, uint64_t off,
 		      enum atomic_op op, unsigned dsrc, bool addr_poison)
 {
@@ -406,6 +431,10 @@ static void atomic_at(struct srun *r, uint32_t pc, unsigned f, struct smem *m, u
 	}
 	bool swap = op == ATOMIC_cmpxchg || op == ATOMIC_fcmpxchg;
 	bool dp = false;
+	if (i->type == TYPE_ATOMIC_U64) {
+		atomic64_at(r, pc, f, m, off, op, dsrc);
+		return;
+	}
 	uint32_t cmp = swap ? opnd(r, pc, f, dsrc, 0, &dp) : 0;
 	uint32_t data = opnd(r, pc, f, dsrc, swap ? 1 : 0, &dp);
 	struct sval old = mem_read(m, off, 4);
