@@ -864,11 +864,13 @@ static struct ir3_register *dword_offset(struct isel *c, struct ssa_def *off)
  * and block (Mesa's ir3_get_addr0 and its addr0_ht). */
 static struct ir3_instruction *offset_addr0(struct isel *c, struct ssa_def *off)
 {
+	/* (code placed before an instruction could precede a mova kept) */
+	bool cache = !c->b.before;
 	if (c->addr0_block != c->b.block) {
 		c->addr0_block = c->b.block;
 		c->num_addr0 = 0;
 	}
-	for (unsigned k = 0; k < c->num_addr0; k++)
+	for (unsigned k = 0; cache && k < c->num_addr0; k++)
 		if (c->addr0[k].off == off)
 			return c->addr0[k].mova;
 	struct ir3_register *h = ir3_b_cov(&c->b, TYPE_U32, TYPE_S16, dword_offset(c, off));
@@ -876,7 +878,7 @@ static struct ir3_instruction *offset_addr0(struct isel *c, struct ssa_def *off)
 	mova->type = mova->dst_type = TYPE_S16;
 	ir3_dst_create(mova, IR3_REG_ADDR, 1);
 	ir3_src_ssa(mova, h, 0);
-	if (c->num_addr0 < sizeof(c->addr0) / sizeof(c->addr0[0]))
+	if (cache && c->num_addr0 < sizeof(c->addr0) / sizeof(c->addr0[0]))
 		c->addr0[c->num_addr0++] = (struct isel_addr0){ off, mova };
 	return mova;
 }
