@@ -839,25 +839,44 @@ static bool emit_sysval(struct isel *c, struct intrinsic_instr *intr)
 /* ------------------------------------------------------------------ */
 /* the const file and UBOs */
 
+/* Component `comp` of `d`, a byte offset, when it is itself a shift by a
+ * constant: shifted right by `shift` more as one shift (Mesa's
+ * ir3_nir_try_propagate_bit_shift, which ir3_nir_lower_io_offsets tries
+ * first).  NULL when it is not one, or the direction would turn, or the
+ * amount leave -31 … 31. */
+static struct ir3_register *propagate_shift(struct isel *c, struct ssa_def *d, unsigned comp,
+					    int shift)
+{
+	if (d->parent->type != INSTR_alu)
+		return NULL;
+	struct alu_instr *alu = instr_as_alu(d->parent);
+	int dir;
+	enum ir3_opc opc;
+	switch (alu->op) {
+	case OP_ishl: dir = 1; opc = OPC_SHL_B; break;
+	case OP_ishr: dir = -1; opc = OPC_ASHR_B; break;
+	case OP_ushr: dir = -1; opc = OPC_SHR_B; break;
+	default: return NULL;
+	}
+	uint32_t amount;
+	if (alu->def.bit_size != 32 || !isel_src_const(&alu->src[1].src, alu->src[1].swizzle[comp], &amount))
+		return NULL;
+	int cur = (int)amount * dir, now = cur + shift;
+	if ((cur < 0 && now > 0) || (cur > 0 && now < 0) || now < -31 || now > 31)
+		return NULL;
+	int by = shift * dir < 0 ? (int)amount - abs(shift) : (int)amount + abs(shift);
+	struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[comp]];
+	return by ? ir3_b_alu2(&c->b, opc, x, isel_imm(c, (uint32_t)by, false)) : x;
+}
+
 /* A byte offset in dwords: a shift by a constant takes the division by 4
- * into its own count when the direction stays (x << 6 becomes x << 4;
- * Mesa's ir3_nir_try_propagate_bit_shift), else a shift right by 2. */
+ * into its own count (propagate_shift), else a shift right by 2. */
 static struct ir3_register *dword_offset(struct isel *c, struct ssa_def *off)
 {
-	uint32_t s;
-	if (off->num_components == 1 && off->parent->type == INSTR_alu) {
-		struct alu_instr *alu = instr_as_alu(off->parent);
-		bool left = alu->op == OP_ishl;
-		if ((left || alu->op == OP_ushr || alu->op == OP_ishr) &&
-		    isel_src_const(&alu->src[1].src, alu->src[1].swizzle[0], &s) && s < 32 &&
-		    (!left || s >= 2) && (left || s + 2 < 32)) {
-			struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[0]];
-			enum ir3_opc opc = left ? OPC_SHL_B : alu->op == OP_ushr ? OPC_SHR_B : OPC_ASHR_B;
-			return ir3_b_alu2(&c->b, opc, x, isel_imm(c, left ? s - 2 : s + 2, false));
-		}
-	}
-	struct ir3_register *o = isel_get(c, off)[0];
-	return ir3_b_alu2(&c->b, OPC_SHR_B, o, isel_imm(c, 2, false));
+	struct ir3_register *y = propagate_shift(c, off, 0, -2);
+	if (y)
+		return y;
+	return ir3_b_alu2(&c->b, OPC_SHR_B, isel_get(c, off)[0], isel_imm(c, 2, false));
 }
 
 /* a0.x = a byte offset / 4, a signed 16-bit value; one mova per offset
@@ -1055,36 +1074,6 @@ static enum ir3_type mem_type(unsigned bit_size)
 static unsigned offset_shift(unsigned bit_size)
 {
 	return bit_size == 8 ? 0 : bit_size == 16 ? 1 : 2;
-}
-
-/* Component `comp` of `d`, a byte offset, when it is itself a shift by a
- * constant: shifted right by `shift` more as one shift (Mesa's
- * ir3_nir_try_propagate_bit_shift, which ir3_nir_lower_io_offsets tries
- * first).  NULL when it is not one, or the direction would turn, or the
- * amount leave -31 … 31. */
-static struct ir3_register *propagate_shift(struct isel *c, struct ssa_def *d, unsigned comp,
-					    int shift)
-{
-	if (d->parent->type != INSTR_alu)
-		return NULL;
-	struct alu_instr *alu = instr_as_alu(d->parent);
-	int dir;
-	enum ir3_opc opc;
-	switch (alu->op) {
-	case OP_ishl: dir = 1; opc = OPC_SHL_B; break;
-	case OP_ishr: dir = -1; opc = OPC_ASHR_B; break;
-	case OP_ushr: dir = -1; opc = OPC_SHR_B; break;
-	default: return NULL;
-	}
-	uint32_t amount;
-	if (alu->def.bit_size != 32 || !isel_src_const(&alu->src[1].src, alu->src[1].swizzle[comp], &amount))
-		return NULL;
-	int cur = (int)amount * dir, now = cur + shift;
-	if ((cur < 0 && now > 0) || (cur > 0 && now < 0) || now < -31 || now > 31)
-		return NULL;
-	int by = shift * dir < 0 ? (int)amount - abs(shift) : (int)amount + abs(shift);
-	struct ir3_register *x = isel_get(c, alu->src[0].src.ssa)[alu->src[0].swizzle[comp]];
-	return by ? ir3_b_alu2(&c->b, opc, x, isel_imm(c, (uint32_t)by, false)) : x;
 }
 
 /* An a6xx SSBO access's offset in elements of `bit_size`, from the byte

@@ -63,6 +63,7 @@
  *	                              every UBO load)
  *	lower_ir3_ubo_vec4           (a6xx+: what is left for ldc in whole vec4s)
  */
+#include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
 #include "compiler/opt/opt.h"
 
@@ -164,4 +165,39 @@ bool ir3_nir_opt_16bit_tex(struct shader *s, const struct ir3_lowering *t)
 	opt_copy_prop(s);
 	opt_dce(s);
 	return true;
+}
+
+/* ---- 16-bit narrowing shared by the mediump lowerings ---- */
+
+/* Component `c` of `d` at 16 bits: a constant's narrowed, a widened 16-bit
+ * value's own (Mesa's algebraic folds f2f16(f2f32(a@16)) to a), else an
+ * f2f16 of it. */
+struct ssa_def *ir3_nir_narrow16_comp(struct builder *b, struct ssa_def *d, unsigned c)
+{
+	struct load_const_instr *k = ssa_def_as_const(d);
+	if (k) {
+		uint64_t v = ir_float_to_bits(ir_float_from_bits(k->value[c], 32), 16);
+		return b_const(b, 1, 16, &v);
+	}
+	if (d->parent->type == INSTR_alu) {
+		struct alu_instr *a = instr_as_alu(d->parent);
+		if (a->op == OP_f2f32 && a->src[0].src.ssa->bit_size == 16)
+			return b_channel(b, a->src[0].src.ssa, a->src[0].swizzle[c]);
+	}
+	return b_f2f16(b, b_channel(b, d, c));
+}
+
+/* A value a store writes (an output, a mediump local), narrowed component
+ * by component through the vecN or mov that assembles it (Mesa narrows after
+ * lower_alu_to_scalar, where each component folds on its own). */
+struct ssa_def *ir3_nir_narrow16(struct builder *b, struct ssa_def *v)
+{
+	struct ssa_def *c[16];
+	struct alu_instr *a = v->parent->type == INSTR_alu ? instr_as_alu(v->parent) : NULL;
+	bool vec = a && (a->op == OP_mov || a->op == OP_vec2 || a->op == OP_vec3 || a->op == OP_vec4);
+	for (unsigned k = 0; k < v->num_components; k++)
+		c[k] = vec ? ir3_nir_narrow16_comp(b, a->src[a->op == OP_mov ? 0 : k].src.ssa,
+						   a->src[a->op == OP_mov ? 0 : k].swizzle[a->op == OP_mov ? k : 0])
+			   : ir3_nir_narrow16_comp(b, v, k);
+	return b_vec(b, c, v->num_components);
 }

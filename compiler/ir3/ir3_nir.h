@@ -162,8 +162,14 @@ bool lower_ir3_io_8bit(struct shader *s, const struct ir3_lowering *t);
 /* a6xx+: mediump arithmetic at 16 bits; fragment shaders' mediump inputs
  * (not flat) and outputs too (lower_ir3_mediump_io.c). */
 bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t);
-/* a6xx+: mediump float locals at 16 bits (lower_ir3_mediump_io.c). */
+/* a6xx+: mediump float locals at 16 bits (lower_ir3_mediump_locals.c). */
 bool lower_ir3_mediump_locals(struct shader *s, const struct ir3_lowering *t);
+/* Component `c` of `d` at 16 bits (a constant narrowed, a widened 16-bit
+ * value's own, else an f2f16), and a whole value so through the vecN or mov
+ * that assembles it (ir3_nir.c; the mediump lowerings). */
+struct builder;
+struct ssa_def *ir3_nir_narrow16_comp(struct builder *b, struct ssa_def *d, unsigned c);
+struct ssa_def *ir3_nir_narrow16(struct builder *b, struct ssa_def *v);
 /* sin and cos of an argument reduced to one period (lower_ir3_trig.c). */
 bool lower_ir3_trig(struct shader *s, const struct ir3_lowering *t);
 /* a5xx+: texel fetches at 16 bits where the shader wants 16 (opt_16bit_tex

@@ -28,6 +28,7 @@
 
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
+#include "compiler/opt/opt_util.h"
 
 static bool const_src(struct src *s, uint32_t *v)
 {
@@ -271,27 +272,6 @@ static void layout_ranges(struct shader *s, const struct ir3_lowering *t, struct
 	l->size_vec4 = at;
 }
 
-/* iadd(x, c) with c a multiple of 4: x, and c returned (Mesa's
- * handle_partial_const). */
-static int64_t peel_const(struct ssa_def **off)
-{
-	struct instr *p = (*off)->parent;
-	if (p->type != INSTR_alu)
-		return 0;
-	struct alu_instr *alu = instr_as_alu(p);
-	if (alu->op != OP_iadd || alu->def.num_components != 1)
-		return 0;
-	for (unsigned k = 0; k < 2; k++) {
-		uint32_t c;
-		if (alu->src[k].src.ssa->num_components == 1 && const_src(&alu->src[k].src, &c) &&
-		    !(c & 3) && alu->src[1 - k].src.ssa->num_components == 1) {
-			*off = alu->src[1 - k].src.ssa;
-			return (int32_t)c;
-		}
-	}
-	return 0;
-}
-
 static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned unit)
 {
 	bool progress = false;
@@ -320,8 +300,13 @@ static bool rewrite(struct shader *s, const struct ir3_const_layout *l, unsigned
 					 * base, a base below 0 into the offset (Mesa's
 					 * handle_partial_const, lower_ubo_load_to_uniform) */
 					int64_t at = (int64_t)r->offset - (int64_t)r->start;
-					off = intr->src[1].ssa;
-					at += peel_const(&off);
+					int64_t k;
+					opt_split_offset(intr->src[1].ssa, &off, &k);
+					if (!off || (k & 3)) {
+						off = intr->src[1].ssa;
+						k = 0;
+					}
+					at += k;
 					if (at < 0)
 						off = b_iadd(&b, off, b_imm_int(&b, at));
 					base = at < 0 ? 0 : (unsigned)at;

@@ -30,46 +30,13 @@
  * Only 32-bit float I/O declarations and locals are mediump (the SPIR-V
  * reader), and only float operations are narrowed: Mesa also narrows
  * mediump integers (i2imp) and integer locals, which stay 32-bit here
- * (float locals: lower_ir3_mediump_locals below).  Shaders these lowerings
+ * (float locals: lower_ir3_mediump_locals.c).  Shaders these lowerings
  * change have info.precision_lowered: their results may differ from the
  * source's beyond float rounding (the execution check compares them with
  * the lowered shader).
  */
 #include "compiler/ir/builder.h"
 #include "compiler/ir3/ir3_nir.h"
-
-/* Component `c` of `d` at 16 bits: a constant's narrowed, a widened 16-bit
- * value's own (Mesa's algebraic folds f2f16(f2f32(a@16)) to a), else an
- * f2f16 of it. */
-static struct ssa_def *narrow_comp(struct builder *b, struct ssa_def *d, unsigned c)
-{
-	struct load_const_instr *k = ssa_def_as_const(d);
-	if (k) {
-		uint64_t v = ir_float_to_bits(ir_float_from_bits(k->value[c], 32), 16);
-		return b_const(b, 1, 16, &v);
-	}
-	if (d->parent->type == INSTR_alu) {
-		struct alu_instr *a = instr_as_alu(d->parent);
-		if (a->op == OP_f2f32 && a->src[0].src.ssa->bit_size == 16)
-			return b_channel(b, a->src[0].src.ssa, a->src[0].swizzle[c]);
-	}
-	return b_f2f16(b, b_channel(b, d, c));
-}
-
-/* The value an output stores, narrowed component by component through the
- * vecN or mov that assembles it (Mesa narrows after lower_alu_to_scalar,
- * where each component folds on its own). */
-static struct ssa_def *narrow(struct builder *b, struct ssa_def *v)
-{
-	struct ssa_def *c[16];
-	struct alu_instr *a = v->parent->type == INSTR_alu ? instr_as_alu(v->parent) : NULL;
-	bool vec = a && (a->op == OP_mov || a->op == OP_vec2 || a->op == OP_vec3 || a->op == OP_vec4);
-	for (unsigned k = 0; k < v->num_components; k++)
-		c[k] = vec ? narrow_comp(b, a->src[a->op == OP_mov ? 0 : k].src.ssa,
-					 a->src[a->op == OP_mov ? 0 : k].swizzle[a->op == OP_mov ? k : 0])
-			   : narrow_comp(b, v, k);
-	return b_vec(b, c, v->num_components);
-}
 
 static bool is_vec(const struct alu_instr *a)
 {
@@ -115,9 +82,9 @@ static bool narrow_alu(struct builder *b, struct alu_instr *alu)
 			 * code narrows each component on its own) */
 			struct ssa_def *c[16];
 			for (unsigned i = 0; i < n; i++)
-				c[i] = is_vec(p) ? narrow_comp(b, p->src[as->swizzle[i]].src.ssa,
-							       p->src[as->swizzle[i]].swizzle[0])
-						 : narrow_comp(b, d, as->swizzle[i]);
+				c[i] = is_vec(p) ? ir3_nir_narrow16_comp(b, p->src[as->swizzle[i]].src.ssa,
+									 p->src[as->swizzle[i]].swizzle[0])
+						 : ir3_nir_narrow16_comp(b, d, as->swizzle[i]);
 			src_rewrite(&as->src, b_vec(b, c, n));
 			for (unsigned i = 0; i < 16; i++)
 				as->swizzle[i] = (uint8_t)(i < n ? i : 0);
@@ -201,7 +168,7 @@ bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t)
 				if (base >= s->num_outputs || !out[base] || intr->src[0].ssa->bit_size != 32)
 					continue;
 				builder_init(&b, s, cursor_before_instr(i));
-				src_rewrite(&intr->src[0], narrow(&b, intr->src[0].ssa));
+				src_rewrite(&intr->src[0], ir3_nir_narrow16(&b, intr->src[0].ssa));
 				progress = true;
 			}
 		}
@@ -211,51 +178,4 @@ bool lower_ir3_mediump_io(struct shader *s, const struct ir3_lowering *t)
 	if (progress)
 		s->info.precision_lowered = true;
 	return shader_progress(s, progress, META_BLOCK_INDEX | META_DOMINANCE);
-}
-
-/*
- * lower_ir3_mediump_locals: on a6xx+ a mediump float local (an array the
- * optimisation could not make SSA values: indexed at run time) is kept at
- * 16 bits, as Turnip's nir_lower_mediump_vars on function temporaries:
- * stores narrow what they write, loads widen what they read (and the
- * mediump arithmetic reading it takes the 16 bits as they are).  Before
- * lower_ir3_locals, which then sizes the array at 16 bits an element.
- */
-bool lower_ir3_mediump_locals(struct shader *s, const struct ir3_lowering *t)
-{
-	if (!t->mediump_16bit)
-		return false;
-	bool *mark = arena_array(&s->arena, bool, s->num_locals + 1), any = false;
-	for (unsigned k = 0; k < s->num_locals; k++) {
-		mark[k] = s->locals[k]->mediump && s->locals[k]->bit_size == 32;
-		any |= mark[k];
-	}
-	if (!any)
-		return false;
-	struct builder b = { .shader = s };
-	foreach_block(blk, s->fn)
-		foreach_instr_safe(i, blk) {
-			if (i->type != INSTR_intrinsic)
-				continue;
-			struct intrinsic_instr *intr = instr_as_intrinsic(i);
-			if (intr->op != INTR_load_local && intr->op != INTR_store_local)
-				continue;
-			unsigned l = (unsigned)intrinsic_get(intr, INTR_IDX_local);
-			if (l >= s->num_locals || !mark[l])
-				continue;
-			if (intr->op == INTR_load_local) {
-				intr->def.bit_size = 16;
-				builder_init(&b, s, cursor_after_instr(i));
-				struct ssa_def *w = b_f2f32(&b, &intr->def);
-				ssa_def_rewrite_uses_after(&intr->def, w, w->parent);
-			} else {
-				builder_init(&b, s, cursor_before_instr(i));
-				src_rewrite(&intr->src[0], narrow(&b, intr->src[0].ssa));
-			}
-		}
-	for (unsigned k = 0; k < s->num_locals; k++)
-		if (mark[k])
-			s->locals[k]->bit_size = 16;
-	s->info.precision_lowered = true;
-	return shader_progress(s, true, META_BLOCK_INDEX | META_DOMINANCE);
 }

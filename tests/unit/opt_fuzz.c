@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compiler/exec/exec_check.h"
 #include "compiler/ir/interp.h"
 #include "compiler/opt/opt.h"
 #include "compiler/util/array.h"
@@ -327,17 +328,10 @@ static bool names_pass(const char *list, const char *name)
  * no such pass) runs a pass compared on them alone. */
 static struct interp_tolerance loosest(const char *list)
 {
-	struct interp_tolerance t = { 0, 0, 0, false, false };
-	for (unsigned i = 0; i < num_registered_passes; i++) {
-		const struct interp_tolerance *p = &pass_registry[i].tolerance;
-		t.rel = p->rel > t.rel ? p->rel : t.rel;
-		t.abs = p->abs > t.abs ? p->abs : t.abs;
-		t.ulp = p->ulp > t.ulp ? p->ulp : t.ulp;
-		t.spirv_undef |= p->spirv_undef;
-		t.float_relaxed |= p->float_relaxed;
-		if (p->moderate_inputs && list && names_pass(list, pass_registry[i].name))
+	struct interp_tolerance t = exec_tolerance();
+	for (unsigned i = 0; list && i < num_registered_passes; i++)
+		if (pass_registry[i].tolerance.moderate_inputs && names_pass(list, pass_registry[i].name))
 			t.moderate_inputs = true;
-	}
 	return t;
 }
 
